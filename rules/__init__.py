@@ -1,0 +1,1 @@
+"""Rules engines: score board files. Nothing in this package knows about pixels."""

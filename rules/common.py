@@ -1,0 +1,99 @@
+"""Types shared by every game's rules engine: itemized score lines, results, board errors.
+
+Example:
+    >>> line = ScoreLine("visitors", 7, "7 people drawn on the course")
+    >>> PlayerScore("Ada", [line]).total
+    7
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+class BoardError(ValueError):
+    """A board file that cannot be scored. ``place`` says where (a JSON path like ``tiles[3].rotation``)."""
+
+    def __init__(self, message: str, place: str = "", file: str = ""):
+        super().__init__(message)
+        self.message = message
+        self.place = place
+        self.file = file
+
+    def __str__(self) -> str:
+        where = ": ".join(p for p in (self.file, self.place) if p)
+        return f"{where}: {self.message}" if where else self.message
+
+
+@dataclass(frozen=True)
+class ScoreLine:
+    """One item of an itemized score: what, how many points, and why."""
+
+    item: str
+    points: int | float
+    why: str
+
+
+@dataclass
+class PlayerScore:
+    """A player's itemized score; ``warnings`` are things a person should check."""
+
+    player: str
+    lines: list[ScoreLine]
+    warnings: list[str] = field(default_factory=list)
+    details: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def total(self) -> int | float:
+        return sum(line.points for line in self.lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "player": self.player,
+            "total": self.total,
+            "lines": [asdict(line) for line in self.lines],
+            "warnings": list(self.warnings),
+            "details": self.details,
+        }
+
+
+@dataclass(frozen=True)
+class Standing:
+    rank: int
+    player: str
+    total: int | float
+    note: str = ""
+
+
+@dataclass
+class GameResult:
+    """What a rules engine returns for one or more boards of one game."""
+
+    game: str
+    scores: list[PlayerScore]
+    standings: list[Standing] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "scores": [s.to_dict() for s in self.scores],
+            "standings": [asdict(s) for s in self.standings],
+            "warnings": list(self.warnings),
+        }
+
+
+def rank_by_total(scores: list[PlayerScore], lowest_wins: bool = False) -> list[Standing]:
+    """Standard competition ranking (1, 2, 2, 4) by total; equal totals share a rank.
+
+    >>> s = [PlayerScore("a", [ScoreLine("x", 3, "")]), PlayerScore("b", [ScoreLine("x", 5, "")])]
+    >>> [(st.rank, st.player) for st in rank_by_total(s)]
+    [(1, 'b'), (2, 'a')]
+    """
+    ordered = sorted(scores, key=lambda s: s.total if lowest_wins else -s.total)
+    standings: list[Standing] = []
+    for i, s in enumerate(ordered):
+        rank = standings[-1].rank if standings and standings[-1].total == s.total else i + 1
+        standings.append(Standing(rank, s.player, s.total))
+    return standings

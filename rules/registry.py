@@ -1,0 +1,109 @@
+"""The games the rules engines know, and the small interface each engine implements.
+
+A board file names its format (``"format": "golfscan/<game>"``) and version; :func:`load_board`
+validates it against that game's JSON Schema (readable errors naming the place) and hands it to the
+game's ``parse``. Engines register in :data:`GAMES`.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import import_module
+from pathlib import Path
+from typing import Any, Protocol
+
+import jsonschema
+
+from rules.common import BoardError, GameResult
+
+FORMAT_PREFIX = "golfscan/"
+
+# game id -> module implementing RulesGame (imported lazily so one broken engine cannot stop the others)
+GAME_MODULES = {
+    "minigolf-designer": "rules.minigolf",
+    "18-holes": "rules.eighteen",
+    "gnoming-a-round": "rules.gnoming",
+    "the-front-nine": "rules.frontnine",
+}
+
+
+class RulesGame(Protocol):
+    """What every game's rules engine module provides."""
+
+    GAME: str  # id, e.g. "minigolf-designer"
+    TITLE: str  # human name
+    FORMAT_VERSION: int
+    SCHEMA: dict[str, Any]
+
+    def parse(self, data: dict[str, Any]) -> Any:
+        """Turn schema-valid JSON into the engine's board object; raise BoardError on semantic errors."""
+
+    def score(self, boards: list[Any], options: dict[str, Any] | None = None) -> GameResult:
+        """Score one or more boards of this game (several boards give standings)."""
+
+
+def game(name: str) -> RulesGame:
+    if name not in GAME_MODULES:
+        raise BoardError(f"unknown game {name!r}; known: {', '.join(GAME_MODULES)}")
+    return import_module(GAME_MODULES[name])  # type: ignore[return-value]
+
+
+def format_name(game_id: str) -> str:
+    return FORMAT_PREFIX + game_id
+
+
+def _json_place(path) -> str:
+    place = ""
+    for part in path:
+        place += f"[{part}]" if isinstance(part, int) else (f".{part}" if place else str(part))
+    return place or "(top level)"
+
+
+def validate(data: Any, schema: dict[str, Any]) -> None:
+    """Raise BoardError for the first schema violation, naming the JSON place."""
+    validator = jsonschema.Draft202012Validator(schema)
+    errors = sorted(validator.iter_errors(data), key=lambda e: (len(e.absolute_path), list(map(str, e.absolute_path))))
+    if errors:
+        err = jsonschema.exceptions.best_match(errors)
+        raise BoardError(err.message, _json_place(err.absolute_path))
+
+
+def parse_board(data: Any, source: str = "") -> tuple[RulesGame, Any]:
+    """Check a board's format and version, validate it, and parse it with its game's engine."""
+    try:
+        if not isinstance(data, dict):
+            raise BoardError("a board file must be a JSON object")
+        fmt = data.get("format")
+        if not isinstance(fmt, str) or not fmt.startswith(FORMAT_PREFIX):
+            raise BoardError(f"missing or unknown format {fmt!r} (expected 'golfscan/<game>')", "format")
+        engine = game(fmt[len(FORMAT_PREFIX):])
+        version = data.get("version")
+        if version != engine.FORMAT_VERSION:
+            raise BoardError(
+                f"format version {version!r} is not supported (this golfscan reads version {engine.FORMAT_VERSION})",
+                "version",
+            )
+        validate(data, engine.SCHEMA)
+        return engine, engine.parse(data)
+    except BoardError as err:
+        err.file = err.file or source
+        raise
+
+
+def load_board(path: str | Path) -> tuple[RulesGame, Any]:
+    """Read and parse a board file; every problem becomes a BoardError naming the file and place."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BoardError(f"cannot read file ({exc.__class__.__name__}: {exc})", file=str(path)) from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise BoardError(f"not valid JSON: {exc.msg}", f"line {exc.lineno} column {exc.colno}", str(path)) from None
+    return parse_board(data, str(path))
+
+
+def load_schema(module_file: str, name: str = "schema.json") -> dict[str, Any]:
+    """Load the JSON Schema that sits beside an engine module."""
+    return json.loads((Path(module_file).parent / name).read_text(encoding="utf-8"))
