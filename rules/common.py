@@ -8,6 +8,7 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -91,9 +92,34 @@ def rank_by_total(scores: list[PlayerScore], lowest_wins: bool = False) -> list[
     >>> [(st.rank, st.player) for st in rank_by_total(s)]
     [(1, 'b'), (2, 'a')]
     """
-    ordered = sorted(scores, key=lambda s: s.total if lowest_wins else -s.total)
+    return rank_by_key(scores, lambda s: s.total if lowest_wins else -s.total)
+
+
+def rank_by_key(scores: list[PlayerScore], key: Callable[[PlayerScore], Any]) -> list[Standing]:
+    """Competition ranking by ``key`` (smaller is better, e.g. a tuple with a tie-breaker); equal keys share a rank.
+
+    >>> s = [PlayerScore("a", [ScoreLine("x", 5, "")], details={"tb": 2}),
+    ...      PlayerScore("b", [ScoreLine("x", 5, "")], details={"tb": 1})]
+    >>> [(st.rank, st.player) for st in rank_by_key(s, lambda p: (p.total, p.details["tb"]))]
+    [(1, 'b'), (2, 'a')]
+    """
+    ordered = sorted(scores, key=key)
     standings: list[Standing] = []
     for i, s in enumerate(ordered):
-        rank = standings[-1].rank if standings and standings[-1].total == s.total else i + 1
-        standings.append(Standing(rank, s.player, s.total))
+        tied = i > 0 and key(ordered[i - 1]) == key(s)
+        standings.append(Standing(standings[-1].rank if tied else i + 1, s.player, s.total))
     return standings
+
+
+def review_warnings(data: dict[str, Any]) -> list[str]:
+    """The scanner's ``review`` entries of a board file as one warning each.
+
+    >>> review_warnings({"review": [{"where": "tiles[2]", "confidence": 0.41, "note": "flag unclear"}]})
+    ['check tiles[2]: flag unclear (confidence 0.41)']
+    """
+    out = []
+    for entry in data.get("review", []):
+        conf = entry.get("confidence")
+        tail = f" (confidence {conf:.2f})" if isinstance(conf, (int, float)) else ""
+        out.append(f"check {entry.get('where', '?')}: {entry.get('note', 'flagged by the scanner')}{tail}")
+    return out
