@@ -1,0 +1,34 @@
+"""Game plugins: each game's scanner behind the same small interface.
+
+A plugin module provides::
+
+    GAME: str                                   # game id, as in rules.registry
+    def scan(image, setup=None, debug=None) -> ScanResult
+    def likelihood(image) -> float               # 0..1, how much the photo looks like this game
+
+``scan`` takes a BGR array (``scanner.load.load_photo(...).image``) and returns a ScanResult whose board is a
+board file dict for ``rules``. It raises ``ScanError`` with a one-line reason when the photo cannot be read.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from types import ModuleType
+
+from scanner.errors import ScanError
+
+PLUGINS = {
+    "minigolf-designer": "scanner.games.minigolf",
+    "18-holes": "scanner.games.eighteen",
+    "gnoming-a-round": "scanner.games.gnoming",
+    "the-front-nine": "scanner.games.frontnine",
+}
+
+
+def plugin(game: str) -> ModuleType:
+    if game not in PLUGINS:
+        raise ScanError(f"unknown game {game!r}; known: {', '.join(PLUGINS)}")
+    try:
+        return import_module(PLUGINS[game])
+    except ModuleNotFoundError:
+        raise ScanError(f"no scanner for {game} yet") from None
