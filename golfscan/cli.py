@@ -53,3 +53,70 @@ def score_board(files: tuple[str, ...], as_json: bool, expert: bool, standins: s
         click.echo(json.dumps(result.to_dict(), indent=2))
     else:
         click.echo(format_result(result, engine.TITLE), nl=False)
+
+
+GAME_CHOICE = click.Choice(sorted(registry.GAME_MODULES))
+
+
+@main.command("scan")
+@click.argument("photo", type=click.Path(dir_okay=False))
+@click.option("--game", type=GAME_CHOICE, help="The game in the photo (detected when not given).")
+@click.option("--setup", "setup_file", type=click.Path(dir_okay=False),
+              help="JSON with what a photo cannot show (land card, clients, players ...), merged into the board.")
+@click.option("--json", "as_json", is_flag=True, help="Print score and review flags as JSON.")
+@click.option("--board", "board_out", type=click.Path(dir_okay=False), help="Write the board file read (editable).")
+@click.option("--overlay", "overlay_out", type=click.Path(dir_okay=False), help="Write the overlay image (PNG).")
+@click.option("--debug", "debug_dir", type=click.Path(file_okay=False), help="Write every stage's overlay here.")
+def scan(photo: str, game: str | None, setup_file: str | None, as_json: bool, board_out: str | None,
+         overlay_out: str | None, debug_dir: str | None) -> None:
+    """Scan PHOTO of a finished game: print the itemized score and the reads to check."""
+    import cv2
+
+    from golfscan.files import write_bytes_atomic, write_json_atomic
+    from golfscan.pipeline import read_setup, scan_photo
+    from scanner.debug import Debug
+    from scanner.errors import ScanError
+
+    debug = Debug() if debug_dir else None
+    try:
+        scored = scan_photo(photo, game, read_setup(setup_file), debug)
+    except ScanError as err:
+        fail(str(err))
+    if board_out:
+        write_json_atomic(board_out, scored.scan.board)
+    if overlay_out and scored.scan.overlay is not None:
+        ok, png = cv2.imencode(".png", scored.scan.overlay)
+        if ok:
+            write_bytes_atomic(overlay_out, png.tobytes())
+    if debug is not None:
+        debug.save(debug_dir)
+    flagged = scored.scan.flagged
+    if as_json:
+        click.echo(json.dumps({
+            "photo": photo,
+            "game": scored.scan.game,
+            "result": scored.result.to_dict() if scored.result else None,
+            "error": scored.error or None,
+            "review": [r.review_entry() for r in flagged],
+            "warnings": scored.scan.warnings,
+        }, indent=2))
+    else:
+        if scored.result is not None:
+            click.echo(format_result(scored.result, registry.game(scored.scan.game).TITLE), nl=False)
+        else:
+            click.echo(f"! {scored.error}")
+        for warning in scored.scan.warnings:
+            click.echo(f"! {warning}")
+        if flagged:
+            click.echo(f"\nCheck {len(flagged)} read(s):")
+            for read in sorted(flagged, key=lambda r: r.confidence):
+                note = f"  ({read.note})" if read.note else ""
+                click.echo(f"  {read.where:<18} read as {_show(read.value):<28} confidence {read.confidence:.2f}{note}")
+        else:
+            click.echo("\nNo reads flagged for review.")
+    if scored.result is None:
+        sys.exit(1)
+
+
+def _show(value) -> str:
+    return json.dumps(value, separators=(",", ":")) if isinstance(value, dict | list) else str(value)
