@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rules.common import BoardError
+from rules.common import BoardError, review_warnings
 
 Pos = tuple[int, int]
 
@@ -107,11 +107,6 @@ def parse(data: dict[str, Any]) -> Board:
         rows=rows,
         cols=cols,
         cells=tuple(cells),
-        review=tuple(_review_text(item) for item in data.get("review", [])),
+        review=tuple(review_warnings(data)),
     )
 
-
-def _review_text(item: dict[str, Any]) -> str:
-    confidence = item.get("confidence")
-    sure = f" (confidence {confidence:.2f})" if isinstance(confidence, (int, float)) else ""
-    return f"check {item['where']}: {item['note']}{sure}"
