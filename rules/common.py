@@ -9,7 +9,7 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 
@@ -109,6 +109,24 @@ def rank_by_key(scores: list[PlayerScore], key: Callable[[PlayerScore], Any]) ->
         tied = i > 0 and key(ordered[i - 1]) == key(s)
         standings.append(Standing(standings[-1].rank if tied else i + 1, s.player, s.total))
     return standings
+
+
+def note_ties(standings: list[Standing], broken_by: Callable[[str], str]) -> list[Standing]:
+    """Explain shared totals in the notes: a shared place, or how the tie-breaker (``broken_by(player)``) split it.
+
+    >>> st = [Standing(1, "a", 9), Standing(1, "b", 9), Standing(3, "c", 4)]
+    >>> [s.note for s in note_ties(st, lambda p: "")]
+    ['shared win', 'shared win', '']
+    """
+    out = []
+    for st in standings:
+        level = [o for o in standings if o.total == st.total and o.player != st.player]
+        if any(o.rank == st.rank for o in level):
+            extra = "shared win" if st.rank == 1 else "shared place"
+        else:
+            extra = broken_by(st.player) if level else ""
+        out.append(replace(st, note="; ".join(n for n in (st.note, extra) if n)))
+    return out
 
 
 def review_warnings(data: dict[str, Any]) -> list[str]:

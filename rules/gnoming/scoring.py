@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from rules.common import BoardError, GameResult, PlayerScore, ScoreLine, Standing, rank_by_key
+from rules.common import BoardError, GameResult, PlayerScore, ScoreLine, Standing, note_ties, rank_by_key
 from rules.gnoming.board import (
     HAZARD,
     MAX_ROUNDS,
@@ -179,14 +179,10 @@ def standings(scores: list[PlayerScore], finished: bool) -> list[Standing]:
 
     ranked = rank_by_key(scores, lambda s: (s.total, third(s)))
     by_name = {s.player: s for s in scores}
-    out = []
-    for st in ranked:
-        own = by_name[st.player]
-        notes = [f"rounds {', '.join(map(str, own.details['rounds']))}"] if len(own.details["rounds"]) > 1 else []
-        level = [o for o in ranked if o.total == st.total and o.player != st.player]
-        if any(o.rank == st.rank for o in level):
-            notes.append("shared win" if st.rank == 1 else "shared place")
-        elif level:
-            notes.append(f"tie on total, third round {third(own)} decides")
-        out.append(replace(st, note="; ".join(notes)))
-    return out
+    with_rounds = [
+        replace(st, note=f"rounds {', '.join(map(str, by_name[st.player].details['rounds']))}")
+        if len(by_name[st.player].details["rounds"]) > 1
+        else st
+        for st in ranked
+    ]
+    return note_ties(with_rounds, lambda player: f"tie on total, third round {third(by_name[player])} decides")
