@@ -1,0 +1,104 @@
+"""18 Holes board files: malformed files through `golfscan score-board`, and the neutral converter."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from eighteen_grid import board
+
+from golfscan.cli import main
+from rules import registry
+from rules.eighteen import score
+from rules.eighteen.neutral import from_neutral
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "18-holes" / "plan.json"
+PLAN = """
+W>E4 WE WE W>E3
+b    .  .  ~
+"""
+
+
+def _broken(change) -> dict:
+    data = board(PLAN)
+    change(data)
+    return data
+
+
+@pytest.mark.parametrize(
+    ("change", "place"),
+    [
+        (lambda d: d["cells"].pop(), "cells"),
+        (lambda d: d["cells"][1].pop(), "cells[1]"),
+        (lambda d: d["grid"].update(cols=0), "grid.cols"),
+        (lambda d: d["cells"][0][1].update(edges=["W", "Q"]), "cells[0][1].edges[1]"),
+        (lambda d: d["cells"][0][1].update(edges=["W", "W"]), "cells[0][1].edges"),
+        (lambda d: d["cells"][0][1].update(edges=["W"]), "cells[0][1].edges"),
+        (lambda d: d["cells"][0][0].update(par=6), "cells[0][0].par"),
+        (lambda d: d["cells"][0][0].update(tee_edge="W"), "cells[0][0]"),
+        (lambda d: d["cells"][0][0].pop("green_edge"), "cells[0][0]"),
+        (lambda d: d["cells"][1][0].update(k="sand"), "cells[1][0].k"),
+        (lambda d: d["cells"][1][0].update(edges=["N", "S"]), "cells[1][0]"),
+        (lambda d: d.update(setup={"prime_location": "13"}), "setup.prime_location"),
+    ],
+)
+def test_malformed_file_is_one_line_naming_file_and_place(tmp_path, change, place):
+    path = tmp_path / "plan.json"
+    path.write_text(json.dumps(_broken(change)))
+    result = CliRunner().invoke(main, ["score-board", str(path)])
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1, result.output
+    assert f"{path}: {place}:" in lines[0]
+    assert "Traceback" not in result.output
+
+
+def test_example_plan_scores_through_the_command_line():
+    result = CliRunner().invoke(main, ["score-board", str(EXAMPLE)])
+    assert result.exit_code == 0, result.output
+    assert "14 completed holes in a chain, a full circuit: 10" in result.output
+    assert "solo rating" in result.output
+
+
+def _as_neutral(data: dict) -> dict:
+    """Our board in the outside samples' neutral ground-truth layout."""
+    rows, cols = data["grid"]["rows"], data["grid"]["cols"]
+    points = [[[10.0 * c, 10.0 * r] for c in range(cols + 1)] for r in range(rows + 1)]
+    return {
+        "rows": rows,
+        "cols": cols,
+        "cells": copy.deepcopy(data["cells"]),
+        "grid_corners": {"NW": points[0][0], "NE": points[0][-1], "SE": points[-1][-1], "SW": points[-1][0]},
+        "grid_points": points,
+        "image": {"file": "plan.jpg", "width": 10 * cols, "height": 10 * rows},
+    }
+
+
+def test_neutral_plan_converts_to_the_same_score():
+    ours = json.loads(EXAMPLE.read_text())
+    converted = from_neutral(_as_neutral(ours))
+    assert converted["cells"] == ours["cells"] and converted["source"]["photo"] == "plan.jpg"
+    converted.update(player=ours["player"], setup=ours["setup"])  # not part of the neutral format
+    _, from_file = registry.parse_board(ours)
+    _, from_truth = registry.parse_board(converted)
+    assert score([from_truth]).to_dict() == score([from_file]).to_dict()
+
+
+def _outside_plans() -> list[Path]:
+    """Neutral ground truth of outside sample plans, when GOLFSCAN_OUTSIDE names their folder."""
+    folder = os.environ.get("GOLFSCAN_OUTSIDE")
+    return sorted(Path(folder, "18-holes").glob("plan_*.json")) if folder else []
+
+
+@pytest.mark.skipif(not _outside_plans(), reason="set GOLFSCAN_OUTSIDE to the outside samples folder")
+@pytest.mark.parametrize("path", _outside_plans(), ids=lambda p: p.name)
+def test_outside_ground_truth_parses_and_scores(path):
+    truth = json.loads(path.read_text())
+    _, plan = registry.parse_board(from_neutral(truth), str(path))
+    result = score([plan]).scores[0]
+    assert result.details["tees"] == sum(c["k"] == "teegreen" for row in truth["cells"] for c in row)
+    assert result.details["completed_holes"] > 0 and result.total > 0
