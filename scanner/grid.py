@@ -1,0 +1,189 @@
+"""Stage 4: find the rows and columns of a printed grid of squares in a rectified image, any size.
+
+Input is a rectified image whose grid is roughly axis-aligned (``scanner.rectify``). Printed lines cross
+the whole grid, pen strokes do not: the row lines are the strong, evenly spaced peaks of the profile of
+horizontal line strength (and likewise for columns). Each line is then refined locally, square by
+square, and fitted with a gentle curve (a quadratic), so perspective residue and mild lens distortion do
+not shift the squares. Blacked-out squares or heavy shading hide a line locally; the curve bridges them.
+
+Example:
+    >>> import numpy as np, cv2
+    >>> img = np.full((420, 540), 230, np.uint8)
+    >>> for k in range(9):
+    ...     _ = cv2.line(img, (30 + 60 * k, 30), (30 + 60 * k, 390), 40, 2)
+    >>> for k in range(7):
+    ...     _ = cv2.line(img, (30, 30 + 60 * k), (510, 30 + 60 * k), 40, 2)
+    >>> lat = find_lattice(img)
+    >>> lat.rows, lat.cols
+    (6, 8)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from scipy.signal import find_peaks
+
+from scanner.errors import ScanError
+from scanner.locate import thin_dark
+
+MIN_CELLS, MAX_CELLS = 2, 40
+
+
+@dataclass(frozen=True)
+class Lattice:
+    """Grid-line crossings ``points[r, c] = (x, y)`` for r in 0..rows, c in 0..cols (image pixels)."""
+
+    points: np.ndarray  # (rows + 1, cols + 1, 2) float64
+    line_support: float  # share of line segments confirmed by local evidence, 0..1
+
+    @property
+    def rows(self) -> int:
+        return self.points.shape[0] - 1
+
+    @property
+    def cols(self) -> int:
+        return self.points.shape[1] - 1
+
+    def corners(self) -> np.ndarray:
+        """Outer corners TL, TR, BR, BL."""
+        p = self.points
+        return np.float32([p[0, 0], p[0, -1], p[-1, -1], p[-1, 0]])
+
+    def cell_quad(self, r: int, c: int) -> np.ndarray:
+        p = self.points
+        return np.float32([p[r, c], p[r, c + 1], p[r + 1, c + 1], p[r + 1, c]])
+
+    def draw(self, image: np.ndarray, color=(0, 200, 0)) -> np.ndarray:
+        out = image.copy() if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+        pts = np.round(self.points).astype(np.int32)
+        for r in range(pts.shape[0]):
+            cv2.polylines(out, [pts[r].reshape(-1, 1, 2)], False, color, 1, cv2.LINE_AA)
+        for c in range(pts.shape[1]):
+            cv2.polylines(out, [np.ascontiguousarray(pts[:, c]).reshape(-1, 1, 2)], False, color, 1, cv2.LINE_AA)
+        return out
+
+
+def line_strength(gray: np.ndarray, axis: int, width: int = 7, run: int = 15) -> np.ndarray:
+    """Strength of thin dark straight runs along ``axis`` (1 = horizontal lines, 0 = vertical), float32."""
+    strength = thin_dark(gray, width)
+    shape = (run, 1) if axis == 1 else (1, run)
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, shape)
+    return cv2.morphologyEx(strength, cv2.MORPH_OPEN, kernel).astype(np.float32)
+
+
+def _period(profile: np.ndarray) -> float:
+    """Dominant spacing of a profile's peaks, from its autocorrelation."""
+    x = profile - profile.mean()
+    ac = np.correlate(x, x, mode="full")[len(x) - 1:]
+    ac = ac / (ac[0] + 1e-9)
+    lo = max(4, len(x) // (MAX_CELLS + 2))
+    peaks, props = find_peaks(ac[lo:len(x) // MIN_CELLS + 1], height=0.05)
+    if len(peaks) == 0:
+        raise ScanError("no regular grid found (printed lines are not evenly spaced)")
+    # The first strong autocorrelation peak is the period; later ones are its multiples.
+    heights = props["peak_heights"]
+    first = int(np.argmax(heights >= 0.6 * heights.max()))
+    return subpixel_peak(ac, int(peaks[first] + lo))
+
+
+def subpixel_peak(values: np.ndarray, k: int) -> float:
+    """Position of the maximum at index ``k``, refined by a parabola through its neighbours."""
+    if not 0 < k < len(values) - 1:
+        return float(k)
+    left, mid, right = values[k - 1], values[k], values[k + 1]
+    denom = left - 2 * mid + right
+    return float(k + (0.5 * (left - right) / denom if denom else 0.0))
+
+
+def _lines_1d(profile: np.ndarray) -> np.ndarray:
+    """Positions of the evenly spaced grid lines in a profile (first to last line)."""
+    period = _period(profile)
+    peaks, props = find_peaks(profile, distance=max(2, int(period * 0.3)), height=0)
+    if len(peaks) < MIN_CELLS + 1:
+        raise ScanError("no grid found (too few printed lines)")
+    heights = props["peak_heights"]
+    strong = peaks[heights >= 0.4 * np.percentile(heights, 90)]
+    # The printed lines: the longest chain of strong peaks about one period apart.
+    best: list[int] = []
+    for start in strong:
+        chain = [int(start)]
+        while True:
+            target = chain[-1] + period
+            near = strong[np.abs(strong - target) <= 0.15 * period]
+            if len(near) == 0:
+                # allow one hidden line (blacked-out squares, a heavy stroke along it)
+                near = strong[np.abs(strong - (target + period)) <= 0.15 * period]
+                if len(near) == 0:
+                    break
+            chain.append(int(near[np.argmin(np.abs(near - target))]))
+        if len(chain) > len(best) or (len(chain) == len(best) and chain[-1] - chain[0] > best[-1] - best[0]):
+            best = chain
+    first, last = best[0], best[-1]
+    count = int(round((last - first) / period))
+    if not MIN_CELLS <= count <= MAX_CELLS:
+        raise ScanError(f"no usable grid found ({count} squares across)")
+    return np.linspace(first, last, count + 1)
+
+
+def _refine(strength: np.ndarray, lines: np.ndarray, cross: np.ndarray, window: float) -> tuple[np.ndarray, float]:
+    """Fit each horizontal line (rows of ``strength``) as y = quadratic(x), from local peaks per segment.
+
+    ``cross`` are the perpendicular line positions (segment bounds). Returns coefficients per line
+    (highest power first) and the share of segments that had a clear local line.
+    """
+    coefs, found, total = [], 0, 0
+    h = strength.shape[0]
+    for y0 in lines:
+        xs, ys, ws = [], [], []
+        for a, b in zip(cross[:-1], cross[1:], strict=False):
+            lo, hi = int(max(0, y0 - window)), int(min(h - 1, y0 + window)) + 1
+            seg = strength[lo:hi, int(a):int(b) + 1].mean(axis=1)
+            total += 1
+            k = int(np.argmax(seg))
+            if seg[k] <= 0 or seg[k] < 2.0 * np.median(seg) or k in (0, len(seg) - 1):
+                continue
+            xs.append(0.5 * (a + b))
+            ys.append(lo + subpixel_peak(seg, k))
+            ws.append(float(seg[k]))
+            found += 1
+        coefs.append(_robust_fit(np.array(xs), np.array(ys), np.array(ws), y0))
+    return np.array(coefs), found / max(total, 1)
+
+
+def _robust_fit(xs: np.ndarray, ys: np.ndarray, ws: np.ndarray, fallback: float) -> np.ndarray:
+    """Quadratic (or lower order with few points) through the local peaks, outliers dropped."""
+    if len(xs) < 2:
+        return np.array([0.0, 0.0, fallback])
+    keep = np.ones(len(xs), bool)
+    for _ in range(2):
+        deg = 2 if keep.sum() >= 5 else (1 if keep.sum() >= 2 else 0)
+        fit = np.polyfit(xs[keep], ys[keep], deg, w=np.sqrt(ws[keep]))
+        resid = np.abs(np.polyval(fit, xs) - ys)
+        keep = resid <= max(1.5, 2.5 * np.median(resid[keep]))
+    return np.concatenate([np.zeros(3 - len(fit)), fit])
+
+
+def find_lattice(gray: np.ndarray) -> Lattice:
+    """Rows, columns and every line crossing of the grid in a rectified grayscale image."""
+    if gray.ndim == 3:
+        gray = cv2.cvtColor(gray, cv2.COLOR_BGR2GRAY)
+    horiz = line_strength(gray, 1)
+    vert = line_strength(gray, 0)
+    row_lines = _lines_1d(horiz.mean(axis=1))
+    col_lines = _lines_1d(vert.mean(axis=0))
+    row_window = 0.3 * np.diff(row_lines).mean()
+    col_window = 0.3 * np.diff(col_lines).mean()
+    row_fit, row_found = _refine(horiz, row_lines, col_lines, row_window)
+    col_fit, col_found = _refine(vert.T, col_lines, row_lines, col_window)
+    points = np.zeros((len(row_lines), len(col_lines), 2))
+    for r in range(len(row_lines)):
+        for c in range(len(col_lines)):
+            x, y = col_lines[c], row_lines[r]
+            for _ in range(3):  # alternate: y on the row curve at x, x on the column curve at y
+                y = np.polyval(row_fit[r], x)
+                x = np.polyval(col_fit[c], y)
+            points[r, c] = (x, y)
+    return Lattice(points, 0.5 * (row_found + col_found))
