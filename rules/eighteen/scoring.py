@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from rules.common import GameResult, PlayerScore, ScoreLine, Standing, rank_by_total
+from rules.common import GameResult, PlayerScore, ScoreLine, note_ties, rank_by_total
 from rules.eighteen.board import STEP, Board, Pos, name, neighbour
 from rules.eighteen.tracing import Chain, Hole, longest_chain, trace_holes
 from rules.standins import standins
@@ -95,7 +95,8 @@ def _link_line(chain: Chain, values: dict[str, Any]) -> ScoreLine:
     shape = "a full circuit" if chain.circuit else f"from {name(chain.holes[0].tee)} to {name(chain.holes[-1].green)}"
     beyond = f" (the table stops at {LONGEST_LINK_TABLE})" if n > LONGEST_LINK_TABLE else ""
     standin = " (stand-in value)" if min(n, LONGEST_LINK_TABLE) in STANDIN_LINK_COUNTS else ""
-    return ScoreLine("linked holes", points, f"{n} completed holes in a chain, {shape}{beyond}: {points}{standin}")
+    holes = "1 completed hole" if n == 1 else f"{n} completed holes"
+    return ScoreLine("linked holes", points, f"{holes} in a chain, {shape}{beyond}: {points}{standin}")
 
 
 def _hazard_lines(board: Board, course: set[Pos], values: dict[str, Any]) -> list[ScoreLine]:
@@ -118,7 +119,7 @@ def _hazard_lines(board: Board, course: set[Pos], values: dict[str, Any]) -> lis
     for item, squares, points in scored:
         if points and touches(squares):
             size = f"of {len(squares)} " if item in ("lake", "copse") else ""
-            lines.append(ScoreLine(item, points, f"{item} {size}at {where(squares)} next to a completed hole: {points}"))
+            lines.append(ScoreLine(item, points, f"{item} {size}at {where(squares)} next to a completed hole: {points} (stand-in value)"))
     return lines
 
 
@@ -169,9 +170,5 @@ def score(boards: list[Board], options: dict[str, Any] | None = None) -> GameRes
     if len(scores) == 1:
         solo = scores[0]
         solo.lines.append(ScoreLine("solo rating", 0, f"{solo.total} points: {solo.details['rating']}"))
-    standings = rank_by_total(scores)
-    winners = sum(1 for s in standings if s.rank == 1)
-    if len(standings) > 1:
-        note = "shares the win" if winners > 1 else "wins"
-        standings = [Standing(s.rank, s.player, s.total, note if s.rank == 1 else "") for s in standings]
-    return GameResult(GAME, scores, standings)
+    # equal totals share their place: the rulebook has no tie-breaker ("they both win")
+    return GameResult(GAME, scores, note_ties(rank_by_total(scores), lambda player: ""))

@@ -102,3 +102,12 @@ def test_outside_ground_truth_parses_and_scores(path):
     result = score([plan]).scores[0]
     assert result.details["tees"] == sum(c["k"] == "teegreen" for row in truth["cells"] for c in row)
     assert result.details["completed_holes"] > 0 and result.total > 0
+
+
+def test_documented_example_scores_as_printed():
+    doc = (EXAMPLE.parents[2] / "docs" / "boards" / "18-holes.md").read_text()
+    example = json.loads(doc.split("```json\n", 1)[1].split("```", 1)[0])
+    _, plan = registry.parse_board(example)
+    result = score([plan]).scores[0]
+    assert (result.total, result.details["linked_holes"], result.details["scored_holes"]) == (17, 2, 1)
+    assert result.warnings == ["check cells[1][2]: straight or corner? (confidence 0.55)"]

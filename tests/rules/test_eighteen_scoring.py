@@ -130,7 +130,7 @@ def test_lake_scores_every_water_square_when_any_touches():
     )
     lakes = [line for line in result.lines if line.item == "lake"]
     assert [(line.points, line.why) for line in lakes] == [
-        (3, "lake of 3 at r1c1, r2c0, r2c1 next to a completed hole: 3")
+        (3, "lake of 3 at r1c1, r2c0, r2c1 next to a completed hole: 3 (stand-in value)")
     ]
 
 
@@ -217,12 +217,12 @@ def test_one_plan_gets_a_rating_line_several_get_standings():
     result = score(plans)
     assert all(line.item != "solo rating" for s in result.scores for line in s.lines)
     assert [(s.rank, s.player, s.total, s.note) for s in result.standings] == [
-        (1, "Ada", 7, "shares the win"),
-        (1, "Bo", 7, "shares the win"),
+        (1, "Ada", 7, "shared win"),
+        (1, "Bo", 7, "shared win"),
         (3, "Cy", 2, ""),
     ]
 
 
 def test_single_winner_and_default_player_names():
     result = score([parse(board("W>E3 WE W>E3")), parse(board("W>E4 WE WE W>E4"))])
-    assert [(s.rank, s.player, s.note) for s in result.standings] == [(1, "Player 2", "wins"), (2, "Player 1", "")]
+    assert [(s.rank, s.player, s.note) for s in result.standings] == [(1, "Player 2", ""), (2, "Player 1", "")]
