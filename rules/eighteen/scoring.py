@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from rules.common import GameResult, PlayerScore, ScoreLine, note_ties, rank_by_total
+from rules.common import BoardError, GameResult, PlayerScore, ScoreLine, note_ties, rank_by_total
 from rules.eighteen.board import STEP, Board, Pos, name, neighbour
 from rules.eighteen.tracing import Chain, Hole, longest_chain, trace_holes
 from rules.standins import standins
@@ -166,6 +166,9 @@ def score_board(board: Board, values: dict[str, Any], player: str = "") -> Playe
 def score(boards: list[Board], options: dict[str, Any] | None = None) -> GameResult:
     """Score plans; one plan gets its solo rating as a line, several get standings (ties share a win)."""
     values = standins(GAME, STANDINS_FILE)
+    for key, value in values.items():
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise BoardError(f"stand-in {GAME}.{key} must be a number, not {value!r}")
     scores = [score_board(b, values, b.player or f"Player {i + 1}") for i, b in enumerate(boards)]
     if len(scores) == 1:
         solo = scores[0]

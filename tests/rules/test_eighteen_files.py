@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from eighteen_grid import board
 
 from golfscan.cli import main
-from rules import registry
+from rules import registry, standins
 from rules.eighteen import score
 from rules.eighteen.neutral import from_neutral
 
@@ -111,3 +111,14 @@ def test_documented_example_scores_as_printed():
     result = score([plan]).scores[0]
     assert (result.total, result.details["linked_holes"], result.details["scored_holes"]) == (17, 2, 1)
     assert result.warnings == ["check cells[1][2]: straight or corner? (confidence 0.55)"]
+
+
+def test_non_numeric_stand_in_override_is_one_line(tmp_path):
+    override = tmp_path / "standins.json"
+    override.write_text(json.dumps({"18-holes": {"bunker_points": "one"}}))
+    try:
+        result = CliRunner().invoke(main, ["score-board", "--standins", str(override), str(EXAMPLE)])
+    finally:
+        standins.set_overrides(None)  # the command leaves its overrides loaded in this process
+    assert result.exit_code == 2
+    assert result.output.strip() == "golfscan: stand-in 18-holes.bunker_points must be a number, not 'one'"
