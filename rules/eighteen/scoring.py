@@ -155,7 +155,13 @@ def score_board(board: Board, values: dict[str, Any], player: str = "") -> Playe
         "linked_holes": len(chain),
         "circuit": chain.circuit,
         "holes": [
-            {"tee": name(h.tee), "par": h.par, "green": name(h.green) if h.green else None, "length": h.length}
+            {
+                "tee": name(h.tee),
+                "par": h.par,
+                "green": name(h.green) if h.green else None,
+                "length": h.length,
+                "squares": [name(p) for p in h.squares],
+            }
             for h in holes
         ],
         "rating": solo_rating(score.total),

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 from eighteen_grid import board, rotate
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rules.eighteen import parse
 from rules.eighteen.tracing import longest_chain, trace_holes
@@ -149,3 +151,25 @@ def test_two_holes_may_not_share_a_fairway_in_opposite_directions():
     # both tees face the same straight fairway: each trace crosses it and ends at the other's tee edge
     holes = holes_of("W>E3 WE E>W3")
     assert not holes[(0, 0)].complete and not holes[(0, 2)].complete
+
+
+EDGES = "NESW"
+CELLS = st.one_of(
+    st.sampled_from([{"k": "empty"}, {"k": "water"}, {"k": "unknown"}]),
+    st.lists(st.sampled_from(EDGES), min_size=2, max_size=2, unique=True).map(lambda e: {"k": "fairway", "edges": e}),
+    st.tuples(st.permutations(EDGES), st.sampled_from([3, 4, 5, None])).map(
+        lambda t: {"k": "teegreen", "green_edge": t[0][0], "tee_edge": t[0][1], "par": t[1]}
+    ),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 5).flatmap(lambda rows: st.lists(st.lists(CELLS, min_size=4, max_size=4), min_size=rows, max_size=rows)))
+def test_random_plans_trace_to_simple_paths_with_unique_greens(cells):
+    plan = parse({"grid": {"rows": len(cells), "cols": 4}, "cells": cells})
+    holes = trace_holes(plan)
+    completed = [h for h in holes if h.complete]
+    assert len({h.squares[0] for h in holes}) == len(holes)
+    assert all(len(set(h.squares)) == len(h.squares) for h in holes)
+    assert len({h.green for h in completed}) == len(completed)  # no green ends two holes
+    assert len(longest_chain(holes)) <= len(completed)
