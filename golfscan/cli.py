@@ -120,3 +120,41 @@ def scan(photo: str, game: str | None, setup_file: str | None, as_json: bool, bo
 
 def _show(value) -> str:
     return json.dumps(value, separators=(",", ":")) if isinstance(value, dict | list) else str(value)
+
+
+@main.command("batch")
+@click.argument("folder", type=click.Path(exists=True, file_okay=False))
+@click.option("--out", type=click.Path(file_okay=False), help="Where results go (default: FOLDER/golfscan-results).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), help="Photos scanned at once (default: all cores).")
+@click.option("--game", type=GAME_CHOICE, help="The game of photos outside game folders (detected when not given).")
+@click.option("--scheduler", help="Address of a Dask scheduler to run on (pip install 'golfscan[dask]').")
+@click.option("--fresh", is_flag=True, help="Rescan everything, ignoring earlier results.")
+@click.option("--standins", type=click.Path(dir_okay=False), envvar="GOLFSCAN_STANDINS",
+              help="JSON file overriding stand-in values; see docs/standins.md.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def batch(folder: str, out: str | None, jobs: int | None, game: str | None, scheduler: str | None, fresh: bool,
+          standins: str | None, quiet: bool) -> None:
+    """Score every photo under FOLDER; a folder with a setup.json is one game and gets standings."""
+    from golfscan.batch import SetupError, run_batch
+
+    def progress(stream, total):
+        from tqdm import tqdm
+
+        flagged = 0
+        with tqdm(total=total, unit="photo", disable=quiet or None, dynamic_ncols=True) as bar:
+            for outcome in stream:
+                flagged += outcome.record["flagged"]
+                bar.set_postfix(flagged=flagged, refresh=False)
+                bar.update()
+                yield outcome
+
+    try:
+        report = run_batch(folder, out, jobs, game, scheduler, fresh, standins, progress)
+    except (SetupError, BoardError) as err:
+        fail(str(err))
+    except OSError as err:
+        fail(f"{err.filename or folder}: {err.strerror}")
+    click.echo((report.out / "summary.txt").read_text(encoding="utf-8"), nl=False)
+    click.echo(f"Results in {report.out}")
+    if report.errors:
+        sys.exit(1)

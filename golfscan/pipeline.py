@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import copy
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from golfscan import corrections
 from rules import registry
 from rules.common import BoardError, GameResult
 from scanner.debug import Debug
@@ -83,9 +84,20 @@ def scan_photo(
     """Scan one photo and score the board read from it. Raises ScanError for unreadable photos."""
     photo = load_photo(path)
     game = game or detect_game(photo.image)
-    scan = plugin(game).scan(photo.image, setup=setup, debug=debug)
-    scan.board = merge_setup(scan.board, setup)
+    return score_scan(path, plugin(game).scan(photo.image, setup=setup, debug=debug), setup)
+
+
+def score_scan(path: str | Path, scan: ScanResult, setup: dict[str, Any] | None = None) -> PhotoScore:
+    """Merge the setup and a person's saved corrections (sidecar) into a scanned board, and score it.
+
+    ``scan`` is not changed, so ``review`` can keep the scanner's own reading and rescore it at once.
+    """
+    scan = replace(scan, board=merge_setup(scan.board, setup))
     scan.board.setdefault("source", {})["photo"] = Path(path).name
+    try:
+        scan = corrections.apply_sidecar(path, scan)
+    except ValueError as err:
+        raise ScanError(str(err)) from None
     try:
         engine, board = registry.parse_board(scan.board, str(path))
         result = engine.score([board], {})
