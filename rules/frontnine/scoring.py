@@ -67,7 +67,8 @@ def distance_balls(player: PlayerTable, standin: dict[str, Any]) -> tuple[float 
         return player.distance_balls, "measured"
     if player.positions and player.club_house:
         gap = gap_mm(player.club_house, standin["club_house_mm"], player.positions[-1], standin["card_mm"])
-        return round(gap / standin["ball_mm"], 1), f"from card positions, {gap:.0f} mm"
+        ball = standin["ball_mm"]
+        return round(gap / ball, 1), f"from card positions: {gap:.0f} mm at the stand-in {ball:g} mm per ball"
     return None, ""
 
 
@@ -162,6 +163,8 @@ def score(boards: list[FrontNineTable], options: dict | None = None) -> GameResu
         }
         scores.append(PlayerScore(p.name, lines, player_warnings, details))
     warnings = list(table.warnings) + warnings
+    if standin["catalogue"] is None:
+        warnings.append("card pars and trees/sand/water come from golfscan's stand-in card list, not the printed cards")
     if len(table.players) == 1:
         warnings.append("1 player: the rankings (distance, resources) need 2 or more players; scored as if first")
     return GameResult("the-front-nine", scores, standings(scores), warnings)
