@@ -37,7 +37,7 @@ def _join(a: Cell, b: Cell, same_tile_ok: bool) -> tuple[bool, str]:
     if a == b:
         return same_tile_ok, "on the same tile" if same_tile_ok else "on the same cell"
     d = distance(a, b)
-    return d == 1, "adjacent" if d == 1 else f"not adjacent ({a} to {b}, {d} steps apart)"
+    return d == 1, "adjacent" if d == 1 else f"not adjacent: ({a[0]},{a[1]}) to ({b[0]},{b[1]}), {d} steps apart"
 
 
 def transitions(board: Board, numbering: Numbering) -> list[Transition]:

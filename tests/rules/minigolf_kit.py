@@ -5,7 +5,8 @@
     [('te03', 270), ('st01', 90), ('gr08', 270)]
 
 A cell may name its tile, ``(r, c, "pn13")``, or tile and rotation, ``(r, c, "pn13", 0)``; a cell
-that appears in several holes (a crossover, a tricky tile) gets a rotation that suits every use.
+that appears in several holes (a crossover, a tricky tile) gets a rotation that suits every use, and
+an arrow is turned the way the hole is played unless the rotation is given.
 Defaults are feature-free: tee te03 (flag 0), straight st01 (0), corner co01 (0), green gr08 (2).
 """
 
@@ -28,13 +29,18 @@ def _edge(a: tuple, b: tuple) -> str:
     return DIRECTION[(b[0] - a[0], b[1] - a[1])]
 
 
-def rotations(tile_id: str, edges: set[str], role: str) -> set[int]:
-    """Rotations giving tile ``tile_id`` a pathway of ``role`` (tee/green/through) on exactly ``edges``."""
+def rotations(tile_id: str, edges: set[str], role: str, leave: str | None = None) -> set[int]:
+    """Rotations giving tile ``tile_id`` a pathway of ``role`` (tee/green/through) on exactly ``edges``.
+
+    Where the tile's arrow lies on that pathway, only rotations pointing it at ``leave`` are kept.
+    """
     tile = TILES[tile_id]
+    arrow = tile.arrow
     return {
-        r for r in ROTATIONS for pw in tile.pathways
+        r for r in ROTATIONS for k, pw in enumerate(tile.pathways)
         if ("tee" if pw.tee else "green" if pw.green else "through") == role
         and {rotate_edge(e, r) for e in pw.edges} == edges
+        and (arrow is None or arrow.pathway != k or leave is None or rotate_edge(arrow.to, r) == leave)
     }
 
 
@@ -52,7 +58,8 @@ def course(*holes: list, extra: list | tuple = (), tokens: bool | list = True, e
             role = "tee" if i == 0 else "green" if i == len(pos) - 1 else "through"
             shape = role if role != "through" else ("straight" if OPPOSITE[min(sides)] in sides else "corner")
             tile_id = spec[2] if len(spec) > 2 else DEFAULT[shape]
-            allowed = {spec[3]} if len(spec) > 3 else rotations(tile_id, sides, role)
+            leave = _edge(pos[i], pos[i + 1]) if i + 1 < len(pos) else None
+            allowed = {spec[3]} if len(spec) > 3 else rotations(tile_id, sides, role, leave)
             uses.setdefault(pos[i], []).append((tile_id, allowed))
     tiles = []
     for (r, c), use in uses.items():
