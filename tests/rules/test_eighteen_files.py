@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from eighteen_grid import board
+from paths import outside_dir
 
 from golfscan.cli import main
 from rules import registry, standins
@@ -89,12 +89,12 @@ def test_neutral_plan_converts_to_the_same_score():
 
 
 def _outside_plans() -> list[Path]:
-    """Neutral ground truth of outside sample plans, when GOLFSCAN_OUTSIDE names their folder."""
-    folder = os.environ.get("GOLFSCAN_OUTSIDE")
+    """Neutral ground truth of the outside sample plans (see tests/paths.py)."""
+    folder = outside_dir()
     return sorted(Path(folder, "18-holes").glob("plan_*.json")) if folder else []
 
 
-@pytest.mark.skipif(not _outside_plans(), reason="set GOLFSCAN_OUTSIDE to the outside samples folder")
+@pytest.mark.skipif(not _outside_plans(), reason="outside samples not found (../shared/outside or $GOLFSCAN_OUTSIDE)")
 @pytest.mark.parametrize("path", _outside_plans(), ids=lambda p: p.name)
 def test_outside_ground_truth_parses_and_scores(path):
     truth = json.loads(path.read_text())
