@@ -7,6 +7,7 @@ expected counts are visible here rather than hidden in the stand-in card list.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -310,3 +311,8 @@ def test_built_in_catalogue_has_the_rulebook_counts():
     c09 = cards.course["c09"]
     assert (c09.par, c09.land, c09.cost, c09.income) == (4, 2, {"trees": 0, "sand": 0, "water": 3}, 2)
     assert {c.stars for c in cards.special.values() if c.kind == "income"} == {1, 2, 3}
+
+
+def test_the_format_doc_shows_the_example_file():
+    doc = (EXAMPLE.parents[2] / "docs" / "boards" / "the-front-nine.md").read_text()
+    assert json.loads(re.search(r"```json\n(.*?)```", doc, re.S).group(1)) == json.loads(EXAMPLE.read_text())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -289,3 +290,8 @@ def test_more_than_three_rounds_over_several_files_are_rejected():
     parsed = [registry.parse_board(board({"grids": {"Ada": PLAIN}}, {"grids": {"Ada": PLAIN}}))[1]] * 2
     with pytest.raises(BoardError, match="4 rounds"):
         registry.game("gnoming-a-round").score(parsed)
+
+
+def test_the_format_doc_shows_the_example_file():
+    doc = (EXAMPLE.parents[2] / "docs" / "boards" / "gnoming-a-round.md").read_text()
+    assert json.loads(re.search(r"```json\n(.*?)```", doc, re.S).group(1)) == json.loads(EXAMPLE.read_text())
