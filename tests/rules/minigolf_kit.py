@@ -120,3 +120,24 @@ def translate(data: dict[str, Any], dr: int, dc: int) -> dict[str, Any]:
         item["row"] += dr
         item["col"] += dc
     return out
+
+
+# A course that meets every constraint on the Meadow land card (entrance (0,0) facing SE): nine holes,
+# each tee next to the previous green, par 4,4,4,3,4,4,4,5,4 = 36, two grass tiles filling the plot.
+PERFECT_HOLES = [
+    [(0, 1, "te04"), (0, 2, "st02"), (0, 3, "gr02")],
+    [(0, 4, "te01"), (0, 5, "st05"), (0, 6, "co02"), (1, 6, "gr06")],
+    [(2, 6, "te02"), (3, 6, "st03"), (4, 6, "st01"), (5, 6, "co01"), (5, 5, "gr01")],
+    [(5, 4, "te06"), (5, 3, "st07"), (5, 2, "co05"), (4, 2, "gr05")],
+    [(4, 3, "te05"), (4, 4, "st10"), (4, 5, "co11"), (3, 5, "st01"), (2, 5, "gr09")],
+    [(1, 5, "te07"), (1, 4, "st14"), (1, 3, "st06"), (1, 2, "gr10")],
+    [(2, 2, "te09"), (2, 3, "st11"), (2, 4, "co04"), (3, 4, "co08"), (3, 3, "gr12")],
+    [(3, 2, "te12"), (3, 1, "co12"), (4, 1, "bf01"), (5, 1, "co14"), (5, 0, "co10"), (4, 0, "gr04")],
+    [(3, 0, "te11"), (2, 0, "st12"), (1, 0, "gr02")],
+]
+PERFECT_GRASS = [(1, 1, "gs02", 0), (2, 1, "gs01", 0)]
+
+
+def perfect(**setup: Any) -> dict[str, Any]:
+    """The perfect Meadow course (see PERFECT_HOLES); ``setup`` adds or replaces setup keys."""
+    return course(*PERFECT_HOLES, extra=PERFECT_GRASS, grid=(6, 7), **{"land": "meadow", **setup})
