@@ -220,11 +220,11 @@ def discover(root: str | Path, out: str | Path | None = None, game: str | None =
 
 
 def job_key(job: Job, photo_sha256: str) -> str:
-    """A result is up to date when the photo bytes, its setup, its corrections and the stand-ins are."""
+    """A result is up to date while the photo (bytes and place), its setup, corrections and stand-ins are."""
     def sha_of(path: Path | str | None) -> str | None:
         return corrections.file_sha256(path) if path and Path(path).is_file() else None
 
-    basis = {"photo": photo_sha256, "game": job.game, "setup": job.setup, "group": job.group,
+    basis = {"photo": photo_sha256, "path": job.rel, "game": job.game, "setup": job.setup, "group": job.group,
              "corrections": sha_of(corrections.sidecar_path(job.photo)), "standins": sha_of(job.standins),
              "golfscan": __version__}
     return hashlib.sha256(json.dumps(basis, sort_keys=True).encode()).hexdigest()
@@ -358,7 +358,7 @@ def run_batch(
         key = job_key(job, sha)
         cached = None if fresh else _load_cached(cache, key, out)
         if cached is not None:
-            records[job.rel] = cached | {"photo": job.rel}
+            records[job.rel] = cached
         else:
             todo.append((job, key, sha))
     stream = _dask(todo, scheduler) if scheduler is not None else _local(todo, jobs or os.cpu_count() or 1)
