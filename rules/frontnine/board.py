@@ -51,8 +51,12 @@ def parse(data: dict[str, Any]) -> FrontNineTable:
         if p["name"] in {q.name for q in players}:
             raise BoardError(f"player name {p['name']!r} appears twice", f"{place}.name")
         if len(p["course"]) > MAX_HOLES:
-            raise BoardError(f"{len(p['course'])} course cards; a course has at most {MAX_HOLES}", f"{place}.course")
-        course = tuple(_card(cid, f"{place}.course[{j}]", cards, "course", used) for j, cid in enumerate(p["course"]))
+            raise BoardError(
+                f"{len(p['course'])} course cards; a course has at most {MAX_HOLES}", f"{place}.course"
+            )
+        course = tuple(
+            _card(cid, f"{place}.course[{j}]", cards, "course", used) for j, cid in enumerate(p["course"])
+        )
         specials = tuple(
             _card(cid, f"{place}.specials[{j}]", cards, "special", used)
             for j, cid in enumerate(p.get("specials", []))
@@ -60,7 +64,8 @@ def parse(data: dict[str, Any]) -> FrontNineTable:
         positions = tuple(Placement(**at) for at in p.get("positions", []))
         if positions and len(positions) != len(course):
             raise BoardError(
-                f"{len(positions)} positions for {len(course)} course cards; give one per card", f"{place}.positions"
+                f"{len(positions)} positions for {len(course)} course cards; give one per card",
+                f"{place}.positions",
             )
         club = Placement(**p["club_house"]) if "club_house" in p else None
         players.append(PlayerTable(p["name"], course, specials, p.get("distance_balls"), club, positions))

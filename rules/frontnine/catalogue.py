@@ -58,10 +58,15 @@ def catalogue() -> Catalogue:
     path = Path(override) if override else HERE / "cards.json"
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        course = {c["id"]: CourseCard(**{k: c[k] for k in CourseCard.__dataclass_fields__}) for c in data["course"]}
+        course = {
+            c["id"]: CourseCard(**{k: c[k] for k in CourseCard.__dataclass_fields__}) for c in data["course"]
+        }
         special = {
-            s["id"]: SpecialCard(**{k: s[k] for k in SpecialCard.__dataclass_fields__ if k in s}) for s in data["special"]
+            s["id"]: SpecialCard(**{k: s[k] for k in SpecialCard.__dataclass_fields__ if k in s})
+            for s in data["special"]
         }
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise BoardError(f"cannot read the card catalogue ({exc.__class__.__name__}: {exc})", file=str(path)) from None
+        raise BoardError(
+            f"cannot read the card catalogue ({exc.__class__.__name__}: {exc})", file=str(path)
+        ) from None
     return Catalogue(course, special)

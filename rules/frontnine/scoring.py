@@ -41,7 +41,7 @@ class Placing:
 
 
 def ordinal(n: int) -> str:
-    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n if n < 20 else n % 10, 'th')}"
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n if n < 20 else n % 10, 'th') }"
 
 
 def _place_points(place: int) -> int:
@@ -98,7 +98,9 @@ def _distance_lines(table: FrontNineTable, standin: dict[str, Any]) -> tuple[dic
             lines[p.name] = ScoreLine("distance", 0, "distance not measured: no points")
             warnings.append(f"{p.name}: distance from the club house is not given; scored 0")
         elif dist > MAX_BALLS:
-            lines[p.name] = ScoreLine("distance", 0, f"{dist:.1f} balls ({how}): beyond the {MAX_BALLS}th ball, no rank")
+            lines[p.name] = ScoreLine(
+                "distance", 0, f"{dist:.1f} balls ({how}): beyond the {MAX_BALLS}th ball, no rank"
+            )
         else:
             ranked[p.name] = (dist, how)
     for name, placing in placings({n: d for n, (d, _) in ranked.items()}, lowest_best=True).items():
@@ -118,7 +120,9 @@ def _resource_lines(table: FrontNineTable, resource: str) -> dict[str, ScoreLine
         if p.name not in ranked:
             lines[p.name] = ScoreLine(resource, 0, f"no {resource}: at least 1 is needed to rank")
             continue
-        held = f"{on_course + natural} {resource}" + (f" ({on_course} on the course + {natural} Natural)" if natural else "")
+        held = f"{on_course + natural} {resource}" + (
+            f" ({on_course} on the course + {natural} Natural)" if natural else ""
+        )
         why = f"{held}: {ranked[p.name].why()}"
         points = ranked[p.name].points
         if design:
@@ -149,11 +153,15 @@ def score(boards: list[FrontNineTable], options: dict | None = None) -> GameResu
     scores = []
     for p in table.players:
         lines = [distance[p.name]] + [resources[r][p.name] for r in RESOURCES]
-        lines += [ScoreLine(c.name, c.stars, "income card star bonus") for c in p.specials if c.kind == "income"]
+        lines += [
+            ScoreLine(c.name, c.stars, "income card star bonus") for c in p.specials if c.kind == "income"
+        ]
         lines.append(_par_line(p))
         counts = resource_counts(p)
         player_warnings = [
-            f"{c.name} ({c.id}) is discarded after use and scores nothing" for c in p.specials if c.kind == "market-offer"
+            f"{c.name} ({c.id}) is discarded after use and scores nothing"
+            for c in p.specials
+            if c.kind == "market-offer"
         ]
         details = {
             "holes": len(p.course),
@@ -164,9 +172,13 @@ def score(boards: list[FrontNineTable], options: dict | None = None) -> GameResu
         scores.append(PlayerScore(p.name, lines, player_warnings, details))
     warnings = list(table.warnings) + warnings
     if standin["catalogue"] is None:
-        warnings.append("card pars and trees/sand/water come from golfscan's stand-in card list, not the printed cards")
+        warnings.append(
+            "card pars and trees/sand/water come from golfscan's stand-in card list, not the printed cards"
+        )
     if len(table.players) == 1:
-        warnings.append("1 player: the rankings (distance, resources) need 2 or more players; scored as if first")
+        warnings.append(
+            "1 player: the rankings (distance, resources) need 2 or more players; scored as if first"
+        )
     return GameResult("the-front-nine", scores, standings(scores), warnings)
 
 

@@ -77,7 +77,9 @@ def _parse_round(data: dict[str, Any], place: str) -> Round:
     grids = {name: tuple(tuple(row) for row in grid) for name, grid in data["grids"].items()}
     out = data.get("went_out_first")
     if out is not None and out not in grids:
-        raise BoardError(f"went_out_first names {out!r}, who has no grid in this round", f"{place}.went_out_first")
+        raise BoardError(
+            f"went_out_first names {out!r}, who has no grid in this round", f"{place}.went_out_first"
+        )
     for name, grid in grids.items():
         mulligans = sum(face == MULLIGAN for row in grid for face in row)
         if mulligans > 1:
@@ -99,7 +101,10 @@ def check_same_players(first: Round, other: Round, what: str) -> None:
     missing = sorted(set(first.grids) - set(other.grids))
     extra = sorted(set(other.grids) - set(first.grids))
     if missing or extra:
-        parts = [f"missing {', '.join(missing)}" if missing else "", f"extra {', '.join(extra)}" if extra else ""]
+        parts = [
+            f"missing {', '.join(missing)}" if missing else "",
+            f"extra {', '.join(extra)}" if extra else "",
+        ]
         raise BoardError(
             f"{what} has different players from round 1 ({'; '.join(p for p in parts if p)})",
             f"{other.place}.grids",

@@ -79,7 +79,11 @@ def score_grid(grid: Grid) -> GridScore:
     matches = [m for name, cells in LINES if (m := line_match(name, [grid[r][c] for r, c in cells]))]
     matched_cells = {rc for name, cells in LINES for rc in cells if name in {m.line for m in matches}}
     lines = [
-        ScoreLine(m.line, -m.value, f"mulligan completes {m.line} as {m.value}s" if m.mulligan else f"three {m.value}s")
+        ScoreLine(
+            m.line,
+            -m.value,
+            f"mulligan completes {m.line} as {m.value}s" if m.mulligan else f"three {m.value}s",
+        )
         for m in matches
     ]
     loose = [(r, c) for r in range(3) for c in range(3) if (r, c) not in matched_cells]
@@ -87,9 +91,15 @@ def score_grid(grid: Grid) -> GridScore:
     if unmatched:
         why = " + ".join(f"{v} ({where})" for v, where in unmatched)
         lines.append(ScoreLine("unmatched cards", sum(v for v, _ in unmatched), why))
-    negatives = [(v, cell(r, c)) for r in range(3) for c in range(3) if (v := number(grid[r][c])) is not None and v < 0]
+    negatives = [
+        (v, cell(r, c)) for r in range(3) for c in range(3) if (v := number(grid[r][c])) is not None and v < 0
+    ]
     if negatives:
-        lines.append(ScoreLine("negative cards", sum(v for v, _ in negatives), ", ".join(f"{v} ({w})" for v, w in negatives)))
+        lines.append(
+            ScoreLine(
+                "negative cards", sum(v for v, _ in negatives), ", ".join(f"{v} ({w})" for v, w in negatives)
+            )
+        )
     warnings = []
     for r in range(3):
         for c in range(3):
@@ -114,8 +124,12 @@ def went_out_line(own: int, others: list[int]) -> ScoreLine:
     if own < lowest:
         return ScoreLine("went out first", -WENT_OUT_BONUS, f"went out first with the lowest score ({own})")
     if own == lowest:
-        return ScoreLine("went out first", -WENT_OUT_BONUS, f"went out first, tied for the lowest score ({own})")
-    return ScoreLine("went out first", WENT_OUT_BONUS, f"went out first but {own} is not the lowest ({lowest})")
+        return ScoreLine(
+            "went out first", -WENT_OUT_BONUS, f"went out first, tied for the lowest score ({own})"
+        )
+    return ScoreLine(
+        "went out first", WENT_OUT_BONUS, f"went out first but {own} is not the lowest ({lowest})"
+    )
 
 
 @dataclass(frozen=True)
@@ -159,11 +173,15 @@ def score(boards: list[GnomingBoard], options: dict | None = None) -> GameResult
             for line in res.lines[name]
         ]
         warnings = [
-            f"round {k}: {w}" if several else w for k, res in enumerate(results, start=1) for w in res.warnings[name]
+            f"round {k}: {w}" if several else w
+            for k, res in enumerate(results, start=1)
+            for w in res.warnings[name]
         ]
         scores.append(PlayerScore(name, lines, warnings, {"rounds": [res.total(name) for res in results]}))
     warnings = [w for board in boards for w in board.warnings]
-    warnings += [f"round {k}: {res.note}" if several else res.note for k, res in enumerate(results, 1) if res.note]
+    warnings += [
+        f"round {k}: {res.note}" if several else res.note for k, res in enumerate(results, 1) if res.note
+    ]
     if len(players) < MIN_PLAYERS:
         warnings.append(f"{len(players)} player(s): the game is for {MIN_PLAYERS} to 7; scored as given")
     if len(rounds) < MAX_ROUNDS:
@@ -185,4 +203,6 @@ def standings(scores: list[PlayerScore], finished: bool) -> list[Standing]:
         else st
         for st in ranked
     ]
-    return note_ties(with_rounds, lambda player: f"tie on total, third round {third(by_name[player])} decides")
+    return note_ties(
+        with_rounds, lambda player: f"tie on total, third round {third(by_name[player])} decides"
+    )

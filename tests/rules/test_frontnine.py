@@ -66,7 +66,9 @@ def tiny(tmp_path, overrides):
         {"id": "pro-shop", "kind": "income", "name": "Pro Shop", "stars": 3},
         {"id": "market-offer-1", "kind": "market-offer", "name": "Market Offer"},
     ]
-    special += [{"id": f"design-{r}", "kind": "design", "name": f"Design {r}", "resource": r} for r in RESOURCES]
+    special += [
+        {"id": f"design-{r}", "kind": "design", "name": f"Design {r}", "resource": r} for r in RESOURCES
+    ]
     special += [{"id": f"natural-{r}", "kind": "natural", "name": r, "bonus": {r: 2}} for r in RESOURCES]
     path = tmp_path / "cards.json"
     path.write_text(json.dumps({"course": course, "special": special}))
@@ -101,7 +103,11 @@ def test_place_points_lowest_best_for_distance():
 
 
 def test_tie_explained_in_the_score_line(tiny):
-    players = [{"name": "A", "course": ["t3a"]}, {"name": "B", "course": ["t3b"]}, {"name": "C", "course": ["t1a"]}]
+    players = [
+        {"name": "A", "course": ["t3a"]},
+        {"name": "B", "course": ["t3b"]},
+        {"name": "C", "course": ["t1a"]},
+    ]
     result = run(table(*players))
     assert points(result, "trees") == {"A": 4, "B": 4, "C": 1}
     assert "2-way tie for 1st: (5 + 3) / 2 = 4" in result.scores[0].lines[1].why
@@ -164,7 +170,9 @@ def test_small_table_variant_does_not_score_distance():
 
 
 def test_missing_distance_scores_0_with_a_warning():
-    result = run(table({"name": "A", "course": ["c09"]}, {"name": "B", "course": ["c10"], "distance_balls": 8}))
+    result = run(
+        table({"name": "A", "course": ["c09"]}, {"name": "B", "course": ["c10"], "distance_balls": 8})
+    )
     assert points(result, "distance") == {"A": 0, "B": 5}
     assert any("A: distance" in w for w in result.warnings)
 
@@ -221,7 +229,9 @@ def test_special_design_doubles_its_resource_points_only(tiny):
 
 
 def test_income_card_stars(tiny):
-    result = run(table({"name": "A", "course": ["t1a"], "specials": ["driving-range", "buggy-hire", "pro-shop"]}))
+    result = run(
+        table({"name": "A", "course": ["t1a"], "specials": ["driving-range", "buggy-hire", "pro-shop"]})
+    )
     assert [(line.item, line.points) for line in result.scores[0].lines[4:7]] == [
         ("Driving Range", 1),
         ("Buggy Hire", 2),

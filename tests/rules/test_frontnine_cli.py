@@ -24,7 +24,11 @@ def _write(tmp_path, players, name="table.json") -> str:
 @pytest.mark.parametrize(
     ("players", "place", "words"),
     [
-        ([_player("A", ["c09", "c10"]), _player("B", ["c11", "c09"])], "players[1].course[1]", "already on the table"),
+        (
+            [_player("A", ["c09", "c10"]), _player("B", ["c11", "c09"])],
+            "players[1].course[1]",
+            "already on the table",
+        ),
         ([_player("A", ["c09", "c99"])], "players[0].course[1]", "unknown course card"),
         ([_player("A", ["c09", "pro-shop"])], "players[0].course[1]", "special card"),
         ([_player("A", ["c09"], specials=["c10"])], "players[0].specials[0]", "course card"),
@@ -33,9 +37,20 @@ def _write(tmp_path, players, name="table.json") -> str:
         ([_player(n, ["c09"]) for n in "ABCDE"], "players", "too long"),
         ([], "players", "non-empty"),
         ([_player("A", ["c09"]), _player("A", ["c10"])], "players[1].name", "twice"),
-        ([_player("A", ["c01", "c02"]), _player("B", ["c03", "c04"])], "players", "2-player game uses only 3"),
         (
-            [_player("A", ["c09", "c10"], club_house={"x_mm": 0, "y_mm": 0}, positions=[{"x_mm": 0, "y_mm": 88}])],
+            [_player("A", ["c01", "c02"]), _player("B", ["c03", "c04"])],
+            "players",
+            "2-player game uses only 3",
+        ),
+        (
+            [
+                _player(
+                    "A",
+                    ["c09", "c10"],
+                    club_house={"x_mm": 0, "y_mm": 0},
+                    positions=[{"x_mm": 0, "y_mm": 88}],
+                )
+            ],
             "players[0].positions",
             "one per card",
         ),

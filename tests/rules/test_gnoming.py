@@ -99,7 +99,10 @@ def test_unused_mulligan_is_worth_zero():
 def test_mulligan_completes_two_lines_with_different_values():
     # Row 1 wants a 4, column 3 wants a 6: the mulligan is both.
     result = score_grid(tuple(tuple(r) for r in grid("4 4 M / 3 -1 6 / 8 5 6")))
-    assert [(m.line, m.value, m.mulligan) for m in result.matches] == [("row 1", 4, True), ("column 3", 6, True)]
+    assert [(m.line, m.value, m.mulligan) for m in result.matches] == [
+        ("row 1", 4, True),
+        ("column 3", 6, True),
+    ]
     assert result.total == -4 - 6 + 3 + 8 + 5 - 1
 
 
@@ -162,7 +165,9 @@ def test_mulligan_choice_is_the_lowest_score(cards, mulligan_at):
 
 
 def test_went_out_first_with_the_lowest_score_gets_minus_five():
-    result = run(board({"went_out_first": "Ada", "grids": {"Ada": grid("5 5 5 / 5 5 5 / 3 4 6"), "Bo": PLAIN}}))
+    result = run(
+        board({"went_out_first": "Ada", "grids": {"Ada": grid("5 5 5 / 5 5 5 / 3 4 6"), "Bo": PLAIN}})
+    )
     assert totals(result) == {"Ada": -10 + 13 - 5, "Bo": 45}
 
 
@@ -172,7 +177,9 @@ def test_went_out_first_tied_for_lowest_counts_as_lowest():
 
 
 def test_went_out_first_without_the_lowest_score_gets_plus_five():
-    result = run(board({"went_out_first": "Bo", "grids": {"Ada": grid("5 5 5 / 5 5 5 / 3 4 6"), "Bo": PLAIN}}))
+    result = run(
+        board({"went_out_first": "Bo", "grids": {"Ada": grid("5 5 5 / 5 5 5 / 3 4 6"), "Bo": PLAIN}})
+    )
     assert totals(result)["Bo"] == 50
 
 
@@ -225,7 +232,9 @@ def test_tie_on_total_and_third_round_is_a_shared_win():
 
 
 def test_rounds_from_several_files_make_one_game():
-    parsed = [registry.parse_board(board({"grids": {"Ada": PLAIN, "Bo": PLAIN, "Cy": PLAIN}}))[1] for _ in range(3)]
+    parsed = [
+        registry.parse_board(board({"grids": {"Ada": PLAIN, "Bo": PLAIN, "Cy": PLAIN}}))[1] for _ in range(3)
+    ]
     engine = registry.game("gnoming-a-round")
     result = engine.score(parsed)
     assert totals(result) == {"Ada": 135, "Bo": 135, "Cy": 135}
