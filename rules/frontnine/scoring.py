@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rules.common import BoardError, GameResult, PlayerScore, ScoreLine, note_ties, rank_by_key
+from rules.common import BoardError, GameResult, PlayerScore, ScoreLine, Standing, note_ties, rank_by_key
 from rules.frontnine.board import FrontNineTable, PlayerTable
 from rules.frontnine.catalogue import RESOURCES, values
 from rules.frontnine.geometry import gap_mm
@@ -182,7 +182,7 @@ def score(boards: list[FrontNineTable], options: dict | None = None) -> GameResu
     return GameResult("the-front-nine", scores, standings(scores), warnings)
 
 
-def standings(scores: list[PlayerScore]):
+def standings(scores: list[PlayerScore]) -> list[Standing]:
     """Highest total wins; a tie goes to the player with more resources (developed + Natural)."""
     held = {s.player: sum(s.details["resources"].values()) for s in scores}
     ranked = rank_by_key(scores, lambda s: (-s.total, -held[s.player]))
