@@ -60,7 +60,8 @@ def mr_long(facts: Facts, p: dict[str, Any]) -> ClientScore:
 
 def mr_short(facts: Facts, p: dict[str, Any]) -> ClientScore:
     n = p["mr_short_max_tiles"]
-    return _per_hole(p["mr_short_points"], _holes_where(facts, lambda h: h.length <= n), f"of at most {n} tiles")
+    points, why = _per_hole(p["mr_short_points"], _holes_where(facts, lambda h: h.length <= n), f"of at most {n} tiles")
+    return points, f"{why} (stand-in rule)"
 
 
 def mr_straightforward(facts: Facts, p: dict[str, Any]) -> ClientScore:

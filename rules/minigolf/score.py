@@ -41,14 +41,14 @@ def base_lines(f: Facts) -> list[ScoreLine]:
         order = ORDERS[order_id]
         if order.feature:
             n = f.feature(order.feature)
-            lines.append(ScoreLine(f"order {order.id}", order.points * n, f"{order.text}: {n} {order.feature}"))
+            lines.append(ScoreLine(f"order {order.id}", order.points * n, f"{order.text}: {n} {order.feature} (stand-in order)"))
         else:
             n = sum(1 for h in f.completed if h.par == order.par)
-            lines.append(ScoreLine(f"order {order.id}", order.points * n, f"{order.text}: {n} hole(s)"))
+            lines.append(ScoreLine(f"order {order.id}", order.points * n, f"{order.text}: {n} hole(s) (stand-in order)"))
     if f.land:
         land = f.land
         lines += [
-            ScoreLine("land card", land.land.value, f"{land.land.name} ({land.land.id})"),
+            ScoreLine("land card", land.land.value, f"{land.land.name} ({land.land.id}, stand-in card)"),
             ScoreLine("land: missing tiles", -len(land.missing), f"{len(land.missing)} empty plot cell(s) {_cells(land.missing)}".rstrip()),
             ScoreLine("land: beyond the plot", -3 * len(land.outside), f"{len(land.outside)} tile(s) {_cells(land.outside)}".rstrip()),
             ScoreLine("land: on streams", -3 * len(land.on_streams), f"{len(land.on_streams)} tile(s) {_cells(land.on_streams)}".rstrip()),
@@ -115,7 +115,7 @@ def _client_lines(facts: list[Facts], expert: bool, values: dict[str, Any]) -> t
             elif points == worst:
                 ranked, rank = -best, "worst"
             else:
-                ranked, rank = values["expert_middle_points"], "between"
+                ranked, rank = values["expert_middle_points"], "between (stand-in points)"
             lines[i].append(ScoreLine(f"client: {name}", ranked, f"expert: {rank} of {len(playing)} ({points} family; {why})"))
     return lines, warnings
 
