@@ -90,7 +90,11 @@ class Hole:
         return self.tee.leave or ""
 
     def describe(self) -> str:
-        return f"tee {self.tee.placement.label} -> {self.green.placement.label}, {self.length} tiles"
+        """e.g. 'tee te01@(1,1) -> green gr02@(1,3), 3 tiles' or 'loop through co01@(1,1), 4 tiles'."""
+        if self.status == LOOP:
+            return f"loop through {self.tee.placement.label}, {self.length} tiles"
+        first, last = (end or "open end" for end in self.ends)
+        return f"{first} {self.tee.placement.label} -> {last} {self.green.placement.label}, {self.length} tiles"
 
 
 @dataclass(frozen=True)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import doctest
+
 from minigolf_kit import PERFECT_HOLES, course, perfect, play, points
 
 from rules import registry
+from rules.minigolf import catalogue, land
 from rules.minigolf.trace import COMPLETED, LOOP, OPEN, trace
 
 FAR = (11, 11, "NW")
@@ -76,3 +79,9 @@ def test_token_on_a_crossover_needs_its_pathway():
     chosen = course(across, down, entrance=FAR, tokens=[{"number": 1, "row": 2, "col": 1, "pathway": 0}])
     holes_ = {h["number"]: h["tee"] for h in play(chosen).scores[0].details["holes"]}
     assert holes_[1] == [1, 1]
+
+
+def test_module_examples():
+    for module in (catalogue, land):
+        result = doctest.testmod(module)
+        assert result.attempted > 0 and result.failed == 0
