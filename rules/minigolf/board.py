@@ -100,7 +100,7 @@ def parse(data: dict[str, Any]) -> Board:
     _on_grid(entrance.row, entrance.col, rows, cols, "entrance")
 
     placements: list[Placement] = []
-    seen: dict[Cell, str] = {entrance.cell: "the entrance"}
+    seen: dict[Cell, str] = {entrance.cell: "the entrance (a reserved tile left there: setup.reserved_tile_left)"}
     for i, raw in enumerate(data["tiles"]):
         place = f"tiles[{i}]"
         _on_grid(raw["row"], raw["col"], rows, cols, place)

@@ -43,6 +43,7 @@ class LandFit:
     missing: tuple[Cell, ...]  # plot cells without a tile
     outside: tuple[Cell, ...]  # tiles beyond the plot
     on_streams: tuple[Cell, ...]  # tiles built on a stream
+    off_grid: int = 0  # plot cells beyond the photographed grid (a wrong entrance facing?)
 
     @property
     def perfect(self) -> bool:
@@ -57,4 +58,5 @@ def fit(board: Board, land: Land) -> LandFit:
         tuple(sorted(plot - built)),
         tuple(sorted(built - plot - streams)),
         tuple(sorted(built & streams)),
+        sum(1 for r, c in plot if not (0 <= r < board.rows and 0 <= c < board.cols)),
     )

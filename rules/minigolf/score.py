@@ -86,6 +86,8 @@ def board_warnings(f: Facts) -> list[str]:
     out += [f"uncompleted hole, not scored: {h.describe()}" for h in f.course.uncompleted]
     if b.setup.land is None:
         out.append("no land card given: land not scored")
+    elif f.land and f.land.off_grid:
+        out.append(f"{f.land.off_grid} plot cell(s) lie beyond the grid: check the entrance cell and facing")
     if len(b.setup.orders) != 2:
         out.append(f"{len(b.setup.orders)} general order(s) given; the game has two")
     return out

@@ -59,6 +59,12 @@ def test_land_value_minus_missing_and_extra_tiles():
     assert points(result, "land: beyond the plot") == -3
 
 
+def test_plot_beyond_the_grid_is_flagged():
+    result = play(course(extra=[(1, 1, "gs01", 0)], land="meadow", entrance=(0, 0, "NW")))
+    assert any("beyond the grid" in w for w in result.scores[0].warnings)
+    assert not any("beyond the grid" in w for w in play(course(land="meadow")).scores[0].warnings)
+
+
 def test_land_streams_are_not_to_fill_and_cost_three_when_built_on():
     # Brook: 6x8 drawing, 4 stream cells -> 43 plot cells; (2,3) is a stream
     board = course(extra=[(1, 1, "gs01", 0), (2, 3, "gs02", 0)], land="brook")
