@@ -185,7 +185,7 @@ def read_game_setup(path: Path, photos_here: set[str]) -> tuple[str, dict[str, A
 
 
 def discover(root: str | Path, out: str | Path | None = None, game: str | None = None,
-             standins: str | None = None) -> Plan:
+             standins: str | None = None, recursive: bool = True) -> Plan:
     """Walk ``root``: the photos to scan, the game folders, and the files that cannot be used."""
     from golfscan.pipeline import merge_setup
 
@@ -194,7 +194,7 @@ def discover(root: str | Path, out: str | Path | None = None, game: str | None =
     plan = Plan()
     for folder, dirs, files in os.walk(root):
         here = Path(folder)
-        dirs[:] = sorted((d for d in dirs if not d.startswith(".") and (here / d).resolve() != out
+        dirs[:] = sorted((d for d in dirs if recursive and not d.startswith(".") and (here / d).resolve() != out
                           and d != OUT_NAME), key=natural_key)
         names = sorted((f for f in files if not f.startswith(".") and not corrections.is_sidecar(f)
                         and f != SETUP_NAME), key=natural_key)

@@ -67,7 +67,7 @@ def choices(game: str, board: dict[str, Any], where: str, alternatives: list[Any
     validator = _validator(root, schema)
     seen: set[str] = set()
     picked: list[tuple[str, Any]] = []
-    for group, values in (("scanner's next guesses", list(alternatives)), ("", found)):
+    for group, values in (("the scanner's guesses", list(alternatives)), ("", found)):
         for value in values:
             key = json.dumps(value, sort_keys=True)
             if key not in seen and validator.is_valid(value):
@@ -87,6 +87,19 @@ def _constant_keys(values: list[Any]) -> set[str]:
 
 def _without(value: Any, keys: set[str]) -> Any:
     return {k: v for k, v in value.items() if k not in keys} if isinstance(value, dict) and keys else value
+
+
+def check_value(game: str, board: dict[str, Any], where: str, value: Any) -> str:
+    """Why ``value`` cannot stand at ``where`` (the schema's words), or "" when it can.
+
+    >>> check_value("gnoming-a-round", {"rounds": [{"grids": {"Ada": [["5"] * 3] * 3}}]},
+    ...             "rounds[0].grids.Ada[0][0]", "9")
+    "'9' is not one of ['3', '4', '5', '6', '7', '8', '-1', '-2', '-3', '-4', 'hazard', 'mulligan', 'unknown']"
+    """
+    root = registry.game(game).SCHEMA
+    error = jsonschema.exceptions.best_match(
+        _validator(root, schema_at(root, board, parse_place(where))).iter_errors(value))
+    return error.message if error else ""
 
 
 @cache

@@ -158,3 +158,43 @@ def batch(folder: str, out: str | None, jobs: int | None, game: str | None, sche
     click.echo(f"Results in {report.out}")
     if report.errors:
         sys.exit(1)
+
+
+@main.command("review")
+@click.argument("path", type=click.Path(exists=True))
+@click.option("--game", type=GAME_CHOICE, help="The game of photos outside game folders (detected when not given).")
+@click.option("--terminal", is_flag=True, help="No browser: go through the doubtful reads at this prompt.")
+@click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True,
+              help="Port on 127.0.0.1 (0: any free one).")
+@click.option("--open/--no-open", "open_browser", default=True, help="Open the page in the default browser.")
+def review(path: str, game: str | None, terminal: bool, port: int, open_browser: bool) -> None:
+    """Check and correct the doubtful reads of a photo or a batch FOLDER; corrections rescore at once.
+
+    Corrections are saved beside each photo (PHOTO.golfscan.json) and used by scan and batch from then on.
+    """
+    import os
+    import webbrowser
+
+    from golfscan.review.server import serve
+    from golfscan.review.session import ReviewError, ReviewSession
+    from golfscan.review.terminal import review_in_terminal
+
+    try:
+        session = ReviewSession(path, game)
+    except ReviewError as err:
+        fail(str(err))
+    if terminal:
+        review_in_terminal(session, lambda text: click.prompt(text, default="", show_default=False), click.echo)
+        return
+
+    def ready(url: str) -> None:
+        click.echo(f"Review at {url}  (Ctrl-C stops)")
+        # Without a display a console browser could take over this terminal: only open a real one.
+        if open_browser and (sys.platform != "linux" or os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+            webbrowser.open(url)
+
+    try:
+        serve(session, port, ready)
+    except OSError as err:
+        fail(f"cannot listen on 127.0.0.1:{port} ({err.strerror})")
+    click.echo("stopped")

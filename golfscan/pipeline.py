@@ -16,7 +16,7 @@ from rules.common import BoardError, GameResult
 from scanner.debug import Debug
 from scanner.errors import ScanError
 from scanner.games import PLUGINS, plugin
-from scanner.load import load_photo
+from scanner.load import LoadedPhoto, load_photo
 from scanner.types import ScanResult
 
 # Below this likelihood no game is recognised in the photo.
@@ -82,9 +82,14 @@ def scan_photo(
     debug: Debug | None = None,
 ) -> PhotoScore:
     """Scan one photo and score the board read from it. Raises ScanError for unreadable photos."""
-    photo = load_photo(path)
-    game = game or detect_game(photo.image)
-    return score_scan(path, plugin(game).scan(photo.image, setup=setup, debug=debug), setup)
+    return score_scan(path, read_board(load_photo(path), game, setup, debug), setup)
+
+
+def read_board(
+    photo: LoadedPhoto, game: str | None = None, setup: dict[str, Any] | None = None, debug: Debug | None = None
+) -> ScanResult:
+    """The game plugin's own reading of a loaded photo (the game detected when not given)."""
+    return plugin(game or detect_game(photo.image)).scan(photo.image, setup=setup, debug=debug)
 
 
 def score_scan(path: str | Path, scan: ScanResult, setup: dict[str, Any] | None = None) -> PhotoScore:
