@@ -9,6 +9,7 @@ doubtful read on purpose. It checks batch/review behaviour, never a real scanner
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import time
@@ -16,6 +17,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from scanner.types import Read, ScanResult
 
@@ -107,3 +109,33 @@ def register(plugins: dict) -> None:
         sys.path.insert(0, here)
     plugins.clear()
     plugins[GAME] = "paintgame"
+
+
+# ---------------------------------------------------------------------------------------------- fixtures
+# Shared by tests/batch and tests/review: each conftest imports them.
+
+@pytest.fixture
+def painted():
+    """This module is the only game plugin for the test's duration."""
+    from scanner.games import PLUGINS
+
+    saved = dict(PLUGINS)
+    register(PLUGINS)
+    yield sys.modules[__name__]
+    PLUGINS.clear()
+    PLUGINS.update(saved)
+
+
+@pytest.fixture
+def club_night(tmp_path, painted):
+    """A table of two players (one doubtful read), a photo scored alone, a broken photo, a note."""
+    root = tmp_path / "night"
+    paint(root / "table1" / "ada.png", ["GFG", "EEE"])
+    paint(root / "table1" / "bo.png", ["GFG", "EEE"], between={(0, 1): ("F", "W", 0.45)})
+    (root / "table1" / "setup.json").write_text(json.dumps(
+        {"game": "18-holes", "photos": {"ada.png": {"player": "Ada"}, "bo.png": {"player": "Bo"}},
+         "board": {"setup": {"committee_bonus": 1}}}))
+    paint(root / "loose" / "solo.png", ["GFG", "TTB"])
+    (root / "loose" / "broken.jpg").write_bytes(b"not a jpeg")
+    (root / "loose" / "notes.txt").write_text("bring pencils")
+    return root
