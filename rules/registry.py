@@ -65,7 +65,18 @@ def validate(data: Any, schema: dict[str, Any]) -> None:
     errors = sorted(validator.iter_errors(data), key=lambda e: (len(e.absolute_path), list(map(str, e.absolute_path))))
     if errors:
         err = jsonschema.exceptions.best_match(errors)
-        raise BoardError(err.message, _json_place(err.absolute_path))
+        raise BoardError(_readable(err), _json_place(err.absolute_path))
+
+
+def _readable(err: jsonschema.ValidationError) -> str:
+    """Schema messages that quote a whole sub-document are restated by size or expected type."""
+    instance, value = err.instance, err.validator_value
+    if err.validator in ("minItems", "maxItems") and isinstance(instance, list):
+        bound = "at least" if err.validator == "minItems" else "at most"
+        return f"expected {bound} {value} item(s), found {len(instance)}"
+    if err.validator in ("type", "enum") and isinstance(instance, list | dict):
+        return f"expected {value if err.validator == 'type' else 'one of ' + repr(value)}, found a {type(instance).__name__}"
+    return err.message
 
 
 def parse_board(data: Any, source: str = "") -> tuple[RulesGame, Any]:

@@ -34,8 +34,8 @@ def _write(tmp_path, players, name="table.json") -> str:
         ([_player("A", ["c09"], specials=["c10"])], "players[0].specials[0]", "course card"),
         ([_player("A", ["c09"], specials=["pro-shop", "pro-shop"])], "players[0].specials[1]", "already"),
         ([_player("A", [f"c{i}" for i in range(10, 20)])], "players[0].course", "at most 9"),
-        ([_player(n, ["c09"]) for n in "ABCDE"], "players", "too long"),
-        ([], "players", "non-empty"),
+        ([_player(n, ["c09"]) for n in "ABCDE"], "players", "expected at most 4 item(s), found 5"),
+        ([], "players", "expected at least 1 item(s), found 0"),
         ([_player("A", ["c09"]), _player("A", ["c10"])], "players[1].name", "twice"),
         (
             [_player("A", ["c01", "c02"]), _player("B", ["c03", "c04"])],
