@@ -1,0 +1,213 @@
+"""18 Holes: Course Architect - photo of a pen-drawn course plan -> board file.
+
+Pipeline: locate the printed grid (``scanner.locate``), rectify it (``scanner.rectify``), find its rows and
+columns (``scanner.grid``), cut out every square as an ink patch (``scanner.cells``), measure and read each
+square (``features``, ``classify``), find which way is up from the par digits and trees and settle tee/green
+sides (``plan``), then write the board with a review entry for every doubtful read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+from scanner.cells import BORDER, cut_cells, ink_map
+from scanner.debug import Debug
+from scanner.errors import ScanError
+from scanner.games.eighteen import plan as planmod
+from scanner.games.eighteen.classify import Guess, read_hazard, read_structure
+from scanner.games.eighteen.digits import candidates
+from scanner.games.eighteen.features import binarize, diagonal_paths, erase_path, measure
+from scanner.grid import Lattice, find_lattice
+from scanner.locate import find_grid_quad
+from scanner.rectify import Rectified, rectify
+from scanner.types import Read, ScanResult
+
+GAME = "18-holes"
+SCANNER = "golfscan-18-holes/1"
+CELL = 64  # pixels per square in the cut-out patches
+GRID_SIDE = 640  # first rectification: grid side in pixels
+MARGIN = 48
+FLAG_BELOW = 0.6  # reads less sure than this are flagged for review
+TREE_VOTE = 2.0  # log-evidence one upright tree adds to an orientation
+TREE_CANOPY = 0.03  # least enclosed paper of a canopy, share of the square
+TREE_OFFSET = 0.05  # least shift of the ink's centre from the canopy's centre (the trunk), share of the side
+
+
+@dataclass(frozen=True)
+class Geometry:
+    rectified: Rectified
+    lattice: Lattice
+
+
+def find_geometry(image: np.ndarray) -> Geometry:
+    """Grid quadrilateral -> rectified grid -> lattice; rectify again finer when the squares are small."""
+    quad = find_grid_quad(image)
+    rect = rectify(image, quad.corners, (GRID_SIDE, GRID_SIDE), MARGIN)
+    lattice = find_lattice(cv2.cvtColor(rect.image, cv2.COLOR_BGR2GRAY))
+    span = max(lattice.rows, lattice.cols)
+    if GRID_SIDE / span < 0.8 * CELL:
+        side = CELL * span
+        corners = rect.to_photo(lattice.corners())
+        rect = rectify(image, corners, (side, side), int(CELL * 0.75))
+        lattice = find_lattice(cv2.cvtColor(rect.image, cv2.COLOR_BGR2GRAY))
+    return Geometry(rect, lattice)
+
+
+def _ink_threshold(patches: np.ndarray) -> float:
+    """Binarisation level from the plan's own strongest strokes (pen, lighting and blur vary)."""
+    m = int(BORDER * CELL)
+    return max(0.15, 0.35 * float(np.percentile(patches[:, :, m:-m, m:-m], 99)))
+
+
+def _tree_votes(structure: list[list[Guess | None]], patches: np.ndarray, threshold: float) -> np.ndarray:
+    """Log-evidence per quarter turn from trees: the trunk hangs below the canopy, off its centre."""
+    votes = np.zeros(4)
+    for r, row in enumerate(structure):
+        for c, g in enumerate(row):
+            if g is not None:
+                continue
+            b = binarize(patches[r, c], threshold)
+            filled = b.copy()
+            contours, _ = cv2.findContours(b, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            cv2.drawContours(filled, contours, -1, 1, -1)
+            canopy = filled & (1 - b)  # enclosed paper: inside the canopy
+            if canopy.sum() < TREE_CANOPY * CELL * CELL:
+                continue
+            ys, xs = np.nonzero(b)
+            cy, cx = np.nonzero(canopy)
+            dx, dy = xs.mean() - cx.mean(), ys.mean() - cy.mean()
+            if np.hypot(dx, dy) < TREE_OFFSET * CELL:  # round and symmetric: an oval, not a tree
+                continue
+            down = ("E" if dx > 0 else "W") if abs(dx) > abs(dy) else ("S" if dy > 0 else "N")
+            turns = next(k for k in range(4) if planmod.rotate_edge(down, k) == "S")
+            votes[turns] += TREE_VOTE
+    return votes
+
+
+def _label(value: dict) -> str:
+    k = value["k"]
+    if k == "fairway":
+        return "".join(value["edges"])
+    if k == "teegreen":
+        return f"T{value['tee_edge']}{value['green_edge']}{value['par'] or '?'}"
+    if k == "mountain":
+        return "M" if value["style"] == "peak" else "X"
+    return {"empty": ".", "gorse": "G", "water": "~", "tree": "T", "bunker": "B", "unknown": "?"}[k]
+
+
+def scan(image: np.ndarray, setup: dict | None = None, debug: Debug | None = None) -> ScanResult:
+    """Read a photo of a course plan. Raises ScanError when no plan can be read."""
+    if image is None or image.ndim != 3 or min(image.shape[:2]) < 64:
+        raise ScanError("not a colour photo large enough to read")
+    geo = find_geometry(image)
+    rect, lattice = geo.rectified, geo.lattice
+    rows, cols = lattice.rows, lattice.cols
+    cell_px = float(np.mean(np.diff(lattice.points[:, :, 0], axis=1)))
+    ink = ink_map(rect.image, paper_scale=int(2 * cell_px))
+    patches = cut_cells(ink, lattice, CELL)
+    threshold = _ink_threshold(patches)
+
+    # Pass 1, in the rectified frame: squares whose reading turns with the plan (fairways, tee/greens).
+    structure = [[read_structure(measure(patches[r, c], threshold)) for c in range(cols)] for r in range(rows)]
+
+    # Digit candidates in every tee/green square, read in all four turns.
+    cands, probs = {}, {}
+    for r in range(rows):
+        for c in range(cols):
+            if structure[r][c] is not None and structure[r][c].value["k"] == "teegreen":
+                b = binarize(patches[r, c], threshold)
+                _, path = diagonal_paths(b)
+                cands[r, c] = candidates(erase_path(b, path, 5))
+                probs[r, c] = planmod.digit_probabilities(cands[r, c])
+    orient = planmod.orientation(list(probs.values()), _tree_votes(structure, patches, threshold))
+    turns = orient.turns
+
+    # Pass 2: hazards are read with the plan upright.
+    guesses = [[structure[r][c] or read_hazard(measure(np.rot90(patches[r, c], turns), threshold))
+                for c in range(cols)] for r in range(rows)]
+    final = [list(row) for row in guesses]
+    digit_reads = {}
+    for (r, c), cs in cands.items():
+        digit_reads[r, c] = planmod.read_par(cs, probs[r, c], turns)
+        final[r][c] = planmod.resolve_teegreen(guesses, r, c, digit_reads[r, c])
+
+    # Upright board.
+    up_rows, up_cols = (cols, rows) if turns % 2 else (rows, cols)
+    cells: list[list[Any]] = [[None] * up_cols for _ in range(up_rows)]
+    reads: list[Read] = []
+    warnings: list[str] = []
+    polygons = {}
+    for r in range(rows):
+        for c in range(cols):
+            ur, uc = planmod.upright_index(r, c, rows, cols, turns)
+            g = final[r][c]
+            value = planmod.rotate_value(g.value, turns)
+            cells[ur][uc] = value
+            poly = rect.to_photo(lattice.cell_quad(r, c))
+            polygons[ur, uc] = poly
+            alts = tuple((planmod.rotate_value(v, turns), p) for v, p in g.alternatives)
+            flagged = g.confidence < FLAG_BELOW or value["k"] == "unknown"
+            note = g.note or (f"unsure reading: {value['k']}" if flagged else "")
+            reads.append(Read(f"cells[{ur}][{uc}]", value, g.confidence, flagged, poly, alts, note))
+            if (r, c) in digit_reads:
+                d = digit_reads[r, c]
+                reads.append(Read(f"cells[{ur}][{uc}].par", d.par, d.confidence, d.par is None or d.confidence < 0.8,
+                                  poly, d.alternatives, "" if d.par else "par digit unreadable"))
+    if orient.confidence < 0.9:
+        warnings.append(f"orientation of the plan is uncertain (confidence {orient.confidence:.2f}); check that "
+                        "row 0 is the top of the sheet")
+    if all(v["k"] == "empty" for row in cells for v in row):
+        warnings.append("the plan looks blank: nothing drawn in any square")
+    board = {
+        "format": f"golfscan/{GAME}",
+        "version": 1,
+        "player": (setup or {}).get("player", ""),
+        "setup": {"prime_location": int((setup or {}).get("prime_location", 0)),
+                  "committee_bonus": int((setup or {}).get("committee_bonus", 0))},
+        "grid": {"rows": up_rows, "cols": up_cols},
+        "cells": cells,
+        "source": {"scanner": SCANNER, "turns": turns, "orientation_confidence": round(orient.confidence, 3),
+                   "grid_corners": rect.to_photo(lattice.corners()).round(1).tolist()},
+        "review": [r.review_entry() for r in reads if r.flagged],
+    }
+    overlay = draw_overlay(image, reads, rect, lattice) if debug is not None else None
+    if debug is not None:
+        debug.add("grid", lattice.draw(rect.image))
+        debug.add("reads", overlay)
+    return ScanResult(GAME, board, reads, overlay, warnings)
+
+
+def draw_overlay(image: np.ndarray, reads: list[Read], rect: Rectified, lattice: Lattice) -> np.ndarray:
+    """The photo with the grid and each square's reading; doubtful reads in red."""
+    out = image.copy()
+    thick = max(1, image.shape[1] // 800)
+    pts = rect.to_photo(lattice.points.reshape(-1, 2)).reshape(lattice.points.shape)
+    drawn = Lattice(pts, lattice.line_support).draw(out, (0, 200, 0))
+    scale = max(0.4, float(np.linalg.norm(pts[0, 1] - pts[0, 0])) / 80)
+    for read in reads:
+        if read.where.endswith(".par") or read.polygon is None:
+            continue
+        centre = read.polygon.mean(axis=0)
+        color = (0, 0, 255) if read.flagged else (200, 60, 0)
+        if read.flagged:
+            cv2.polylines(drawn, [read.polygon.astype(np.int32).reshape(-1, 1, 2)], True, color, 2 * thick)
+        text = _label(read.value)
+        size = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)[0]
+        org = (int(centre[0] - size[0] / 2), int(centre[1] + size[1] / 2))
+        cv2.putText(drawn, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, color, thick + 1, cv2.LINE_AA)
+    return drawn
+
+
+def likelihood(image: np.ndarray) -> float:
+    """How much the photo looks like a course plan: a large, regular grid of squares was found."""
+    try:
+        geo = find_geometry(image)
+    except ScanError:
+        return 0.0
+    lat = geo.lattice
+    squares = lat.rows * lat.cols
+    return float(min(1.0, squares / 50) * lat.line_support)

@@ -1,0 +1,231 @@
+"""Handwritten par digits (3, 4, 5): find them in a tee/green square, read them, and tell which way is up.
+
+The reader is a small neural network (one hidden layer) over HOG features of the digit's ink, trained on
+digits rendered in many typefaces with random slant, rotation, stroke width and blur (``train_model``;
+run ``python -m scanner.games.eighteen.digits`` to rebuild ``digits_model.npz``). It has a fourth class,
+"not a par digit", trained on flags, stroke fragments, loops and the digits turned by 90, 180 and 270
+degrees - so it also says whether a digit is upright, which is how the plan's orientation is found.
+
+Example:
+    >>> import numpy as np, cv2
+    >>> patch = np.zeros((40, 40), np.uint8)
+    >>> _ = cv2.putText(patch, "4", (8, 33), cv2.FONT_HERSHEY_SIMPLEX, 1.1, 1, 3)
+    >>> probs = read_digit(patch)
+    >>> LABELS[int(np.argmax(probs))]
+    '4'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+from skimage.feature import hog
+
+LABELS = ("3", "4", "5", "other")
+PAR = {"3": 3, "4": 4, "5": 5}
+MODEL = Path(__file__).with_name("digits_model.npz")
+SIDE = 24  # normalised digit image
+# Digit candidates, as shares of the square's side.
+MIN_HEIGHT, MAX_HEIGHT, MAX_WIDTH = 0.12, 0.45, 0.4
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """An ink piece in a square that may be a digit: its patch and its centre (0..1 in the square)."""
+
+    patch: np.ndarray  # binary uint8, cropped to the piece
+    centre: tuple[float, float]  # (x, y)
+
+
+def normalise(patch: np.ndarray) -> np.ndarray:
+    """Binary crop -> SIDE x SIDE float image, the ink scaled to fit a 20-pixel box, centred."""
+    ys, xs = np.nonzero(patch)
+    if len(xs) == 0:
+        return np.zeros((SIDE, SIDE), np.float32)
+    crop = patch[ys.min():ys.max() + 1, xs.min():xs.max() + 1].astype(np.float32)
+    h, w = crop.shape
+    scale = 20.0 / max(h, w)
+    crop = cv2.resize(crop, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
+    out = np.zeros((SIDE, SIDE), np.float32)
+    y0, x0 = (SIDE - crop.shape[0]) // 2, (SIDE - crop.shape[1]) // 2
+    out[y0:y0 + crop.shape[0], x0:x0 + crop.shape[1]] = crop
+    return out
+
+
+def describe(patch: np.ndarray) -> np.ndarray:
+    """Feature vector of a binary digit crop: HOG of the normalised image plus its aspect ratio."""
+    img = normalise(patch)
+    h, w = patch.shape
+    feats = hog(img, orientations=9, pixels_per_cell=(6, 6), cells_per_block=(2, 2), feature_vector=True)
+    return np.concatenate([feats, [np.log(max(h, 1) / max(w, 1))]]).astype(np.float32)
+
+
+@cache
+def _weights() -> dict[str, np.ndarray]:
+    with np.load(MODEL) as data:
+        return {k: data[k] for k in data.files}
+
+
+def predict(features: np.ndarray) -> np.ndarray:
+    """Class probabilities (N, 4) for feature rows (N, F)."""
+    w = _weights()
+    x = (features - w["mean"]) / w["scale"]
+    hidden = np.maximum(x @ w["w1"] + w["b1"], 0.0)
+    logits = hidden @ w["w2"] + w["b2"]
+    logits -= logits.max(axis=1, keepdims=True)
+    p = np.exp(logits)
+    return p / p.sum(axis=1, keepdims=True)
+
+
+def read_digit(patch: np.ndarray) -> np.ndarray:
+    """Probabilities of (3, 4, 5, other) for one binary crop."""
+    return predict(describe(patch)[None])[0]
+
+
+def read_rotations(patch: np.ndarray) -> np.ndarray:
+    """Probabilities (4 rotations, 4 classes): row k is the crop turned k quarter turns anticlockwise."""
+    return predict(np.stack([describe(np.rot90(patch, k)) for k in range(4)]))
+
+
+def without_long_lines(b: np.ndarray, length: float = 0.3) -> np.ndarray:
+    """Binary square with horizontal and vertical strokes longer than ``length`` of the side removed.
+
+    A digit's own strokes are shorter than that, fairway lines and stubs longer.
+    """
+    size = b.shape[0]
+    n = max(3, int(round(length * size)))
+    lines = cv2.morphologyEx(b, cv2.MORPH_OPEN, np.ones((1, n), np.uint8))
+    lines |= cv2.morphologyEx(b, cv2.MORPH_OPEN, np.ones((n, 1), np.uint8))
+    return b * (1 - cv2.dilate(lines, np.ones((3, 3), np.uint8)))
+
+
+def candidates(b: np.ndarray) -> list[Candidate]:
+    """Compact ink pieces of digit size in a binary square (the diagonal already removed)."""
+    size = b.shape[0]
+    b = without_long_lines(b)
+    count, labels, stats, centroids = cv2.connectedComponentsWithStats(b, connectivity=8)
+    out = []
+    for k in range(1, count):
+        x, y, w, h, area = stats[k]
+        tall, wide = max(w, h) / size, min(w, h) / size
+        if not (MIN_HEIGHT <= tall <= MAX_HEIGHT and wide <= MAX_WIDTH) or area < 8:
+            continue
+        patch = (labels[y:y + h, x:x + w] == k).astype(np.uint8)
+        out.append(Candidate(patch, (float(centroids[k][0] / size), float(centroids[k][1] / size))))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Training (build step): rendered digits and non-digits -> a one-hidden-layer network stored as numpy arrays.
+
+FONT_DIR = Path("/usr/share/fonts/truetype")
+HERSHEY = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX, cv2.FONT_HERSHEY_TRIPLEX,
+           cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, cv2.FONT_HERSHEY_SCRIPT_COMPLEX, cv2.FONT_HERSHEY_PLAIN)
+
+
+def _render_text(text: str, rng: np.random.Generator, fonts: list) -> np.ndarray:
+    """One glyph drawn large on a blank canvas with a random typeface and stroke."""
+    canvas = np.zeros((96, 96), np.uint8)
+    font = fonts[rng.integers(len(fonts))]
+    if isinstance(font, int):
+        italic = cv2.FONT_ITALIC if rng.random() < 0.3 else 0
+        cv2.putText(canvas, text, (24, 76), font | italic, 2.2, 255, int(rng.integers(2, 7)), cv2.LINE_AA)
+    else:
+        from PIL import Image, ImageDraw, ImageFont
+
+        img = Image.new("L", (96, 96), 0)
+        ImageDraw.Draw(img).text((22, 4), text, fill=255, font=ImageFont.truetype(str(font), 70))
+        canvas = np.asarray(img).copy()
+        k = int(rng.integers(0, 3))
+        if k:
+            canvas = cv2.dilate(canvas, np.ones((k + 1, k + 1), np.uint8))
+    return canvas
+
+
+def _render_other(rng: np.random.Generator) -> np.ndarray:
+    """A non-digit mark: a flag, a stroke fragment, a loop, a squiggle or a corner."""
+    canvas = np.zeros((96, 96), np.uint8)
+    t = int(rng.integers(4, 9))
+    kind = rng.integers(5)
+    if kind == 0:  # flag on a pole
+        x, top, bottom = int(rng.integers(30, 60)), int(rng.integers(8, 25)), int(rng.integers(60, 90))
+        cv2.line(canvas, (x, top), (x, bottom), 255, t)
+        side = 1 if rng.random() < 0.5 else -1
+        pts = np.array([[x, top], [x + side * int(rng.integers(15, 35)), top + 10], [x, top + 22]], np.int32)
+        if rng.random() < 0.5:
+            cv2.fillPoly(canvas, [pts], 255)
+        else:
+            cv2.polylines(canvas, [pts], False, 255, t)
+        if rng.random() < 0.5:
+            cv2.ellipse(canvas, (x, bottom), (10, 4), 0, 0, 360, 255, max(2, t // 2))
+    elif kind == 1:  # straight stroke
+        a, b = rng.integers(5, 90, size=2), rng.integers(5, 90, size=2)
+        cv2.line(canvas, tuple(int(v) for v in a), tuple(int(v) for v in b), 255, t)
+    elif kind == 2:  # loop
+        cv2.ellipse(canvas, (48, 48), (int(rng.integers(10, 40)), int(rng.integers(10, 40))),
+                    float(rng.uniform(0, 180)), 0, float(rng.uniform(200, 360)), 255, t)
+    elif kind == 3:  # squiggle
+        pts = np.cumsum(rng.normal(0, 14, size=(6, 2)), axis=0) + 48
+        cv2.polylines(canvas, [pts.astype(np.int32).reshape(-1, 1, 2)], False, 255, t)
+    else:  # corner of two strokes
+        c = rng.integers(25, 70, size=2)
+        cv2.line(canvas, (int(c[0]), 5), (int(c[0]), int(c[1])), 255, t)
+        cv2.line(canvas, (int(c[0]), int(c[1])), (90, int(c[1])), 255, t)
+    return canvas
+
+
+def _distort(canvas: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Random hand-like slant, rotation, scale, blur and binarisation."""
+    angle = rng.uniform(-14, 14)
+    shear = rng.uniform(-0.3, 0.3)
+    m = cv2.getRotationMatrix2D((48, 48), angle, rng.uniform(0.8, 1.1))
+    m[0, 1] += shear
+    m[0, 2] -= shear * 48
+    out = cv2.warpAffine(canvas, m, (96, 96))
+    out = cv2.resize(out, None, fx=0.3, fy=0.3, interpolation=cv2.INTER_AREA)  # digit ~15-25 px tall
+    out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.3, 1.0))
+    return (out > rng.uniform(70, 150)).astype(np.uint8)
+
+
+def training_set(n_per_class: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    fonts: list = list(HERSHEY) + sorted(FONT_DIR.rglob("*.ttf"))
+    xs, ys = [], []
+    for label, text in enumerate(("3", "4", "5")):
+        for _ in range(n_per_class):
+            xs.append(describe(_distort(_render_text(text, rng, fonts), rng)))
+            ys.append(label)
+    for i in range(n_per_class * 2):
+        if i % 2:
+            turned = np.rot90(_render_text("345"[i % 3], rng, fonts), int(rng.integers(1, 4)))
+            patch = _distort(np.ascontiguousarray(turned), rng)
+        else:
+            patch = _distort(_render_other(rng), rng)
+        xs.append(describe(patch))
+        ys.append(3)
+    return np.stack(xs), np.array(ys)
+
+
+def train_model(n_per_class: int = 1500, seed: int = 0) -> dict[str, np.ndarray]:
+    """Train the digit network (needs scikit-learn, a development dependency) and return its arrays."""
+    from sklearn.neural_network import MLPClassifier
+
+    x, y = training_set(n_per_class, seed)
+    mean, scale = x.mean(axis=0), x.std(axis=0) + 1e-6
+    net = MLPClassifier(hidden_layer_sizes=(64,), alpha=1e-3, max_iter=300, random_state=seed)
+    net.fit((x - mean) / scale, y)
+    return {"mean": mean, "scale": scale, "w1": net.coefs_[0], "b1": net.intercepts_[0],
+            "w2": net.coefs_[1], "b2": net.intercepts_[1]}
+
+
+if __name__ == "__main__":
+    arrays = train_model()
+    np.savez_compressed(MODEL, **{k: v.astype(np.float32) for k, v in arrays.items()})
+    x_test, y_test = training_set(300, seed=1)
+    _weights.cache_clear()
+    accuracy = float((predict(x_test).argmax(axis=1) == y_test).mean())
+    print(f"wrote {MODEL} ({MODEL.stat().st_size // 1024} KiB); held-out accuracy {accuracy:.3f}")

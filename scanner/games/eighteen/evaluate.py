@@ -1,0 +1,129 @@
+"""Measure the 18 Holes scanner against ground truth: square read errors and par-digit accuracy.
+
+``compare`` counts differences between a true and a read board; ``evaluate_folder`` scans every photo that
+has a truth file beside it (``plan_NNNN.jpg`` + ``plan_NNNN.json``, the truth either a board file or the
+neutral format of outside samples). Run ``python -m scanner.games.eighteen.evaluate FOLDER [--tesseract]``.
+
+Example:
+    >>> t = {"cells": [[{"k": "empty"}, {"k": "teegreen", "green_edge": "W", "tee_edge": "E", "par": 3}]]}
+    >>> r = {"cells": [[{"k": "water"}, {"k": "teegreen", "green_edge": "W", "tee_edge": "E", "par": 4}]]}
+    >>> compare(t, r)
+    {'squares': 2, 'squares_wrong': 1, 'digits': 1, 'digits_wrong': 1, 'exact': False, 'wrong': ['cells[0][0]', 'cells[0][1].par']}
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from scanner.errors import ScanError
+from scanner.load import load_photo
+
+
+def _shape(cell: dict) -> dict:
+    """A cell without its par digit (compared separately); edges as a set."""
+    out = {k: v for k, v in cell.items() if k != "par"}
+    if "edges" in out:
+        out["edges"] = sorted(out["edges"])
+    return out
+
+
+def compare(truth_board: dict, read_board: dict) -> dict[str, Any]:
+    """Counts of squares and par digits read wrong. A grid of the wrong size counts every square wrong."""
+    truth, read = truth_board["cells"], read_board["cells"]
+    squares = sum(len(row) for row in truth)
+    digits = sum(1 for row in truth for cell in row if cell["k"] == "teegreen")
+    if len(truth) != len(read) or any(len(a) != len(b) for a, b in zip(truth, read, strict=False)):
+        return {"squares": squares, "squares_wrong": squares, "digits": digits, "digits_wrong": digits,
+                "exact": False, "wrong": ["grid"]}
+    wrong = []
+    digits_wrong = 0
+    for r, (trow, rrow) in enumerate(zip(truth, read, strict=True)):
+        for c, (t, g) in enumerate(zip(trow, rrow, strict=True)):
+            if _shape(t) != _shape(g):
+                wrong.append(f"cells[{r}][{c}]")
+            if t["k"] == "teegreen" and (g.get("k") != "teegreen" or g.get("par") != t.get("par")):
+                digits_wrong += 1
+                wrong.append(f"cells[{r}][{c}].par")
+    squares_wrong = sum(1 for w in wrong if not w.endswith(".par"))
+    return {"squares": squares, "squares_wrong": squares_wrong, "digits": digits, "digits_wrong": digits_wrong,
+            "exact": not wrong, "wrong": wrong}
+
+
+def truth_board(path: Path) -> dict:
+    """A truth file as a board dict (neutral outside-sample format converted)."""
+    data = json.loads(path.read_text())
+    if "format" in data:
+        return data
+    from rules.eighteen.neutral import from_neutral
+
+    return from_neutral(data)
+
+
+def unflagged_wrong(result, comparison: dict) -> list[str]:
+    """Wrong reads that the scanner did not flag for review."""
+    flagged = {r.where for r in result.reads if r.flagged}
+    return [w for w in comparison["wrong"] if w != "grid" and w not in flagged
+            and w.split(".")[0] not in flagged]
+
+
+def evaluate_folder(folder: Path) -> dict[str, Any]:
+    """Scan each photo with a truth file; totals, per-photo rows and timings."""
+    from scanner.games import eighteen
+
+    rows, totals = [], {"squares": 0, "squares_wrong": 0, "digits": 0, "digits_wrong": 0, "exact": 0,
+                        "photos": 0, "unflagged_wrong": 0, "failed": 0}
+    times, decode_times = [], []
+    for photo in sorted(folder.glob("*.jpg")) + sorted(folder.glob("*.png")):
+        truth_path = photo.with_suffix(".json")
+        if not truth_path.exists():
+            continue
+        t0 = time.perf_counter()
+        loaded = load_photo(photo)
+        t1 = time.perf_counter()
+        totals["photos"] += 1
+        try:
+            result = eighteen.scan(loaded.image)
+        except ScanError as exc:
+            totals["failed"] += 1
+            rows.append({"photo": photo.name, "error": str(exc)})
+            continue
+        t2 = time.perf_counter()
+        times.append(t2 - t1)
+        decode_times.append(t1 - t0)
+        cmp = compare(truth_board(truth_path), result.board)
+        missed = unflagged_wrong(result, cmp)
+        for key in ("squares", "squares_wrong", "digits", "digits_wrong"):
+            totals[key] += cmp[key]
+        totals["exact"] += int(cmp["exact"])
+        totals["unflagged_wrong"] += len(missed)
+        rows.append({"photo": photo.name, **cmp, "unflagged": missed, "flagged": len(result.flagged),
+                     "seconds": round(t2 - t1, 3)})
+    if times:
+        totals["median_seconds"] = round(statistics.median(times), 3)
+        totals["median_decode_seconds"] = round(statistics.median(decode_times), 3)
+    return {"totals": totals, "photos": rows}
+
+
+def main(argv: list[str]) -> int:
+    if not argv:
+        print("usage: python -m scanner.games.eighteen.evaluate FOLDER", file=sys.stderr)
+        return 2
+    report = evaluate_folder(Path(argv[0]))
+    for row in report["photos"]:
+        print(json.dumps(row))
+    t = report["totals"]
+    print(json.dumps(t))
+    if t["squares"]:
+        print(f"square error {t['squares_wrong'] / t['squares']:.2%}, par digits right "
+              f"{1 - t['digits_wrong'] / max(t['digits'], 1):.2%}, plans exact {t['exact']}/{t['photos']}, "
+              f"wrong and unflagged {t['unflagged_wrong']}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,198 @@
+"""Structural measurements of one course-plan square (an ink patch from ``scanner.cells``).
+
+What is measured is what every hand-drawn plan shares, whatever the pen or the sheet:
+
+* ``fill``      - how much of the square is inked (a blacked-out mountain is mostly ink);
+* ``crossings`` - per edge N/E/S/W, the strokes that cross a band just inside that edge (a fairway's two
+  parallel lines reach two edges; hazards drawn inside the square reach none);
+* ``diagonal``  - for each diagonal, the share of a corner-to-corner path that runs on ink, allowing a
+  hand-drawn wobble (a tee/green square is split by a diagonal);
+* ``blobs``     - connected ink pieces away from the edges (digits, flags, trees, dots, waves).
+
+Example:
+    >>> import numpy as np
+    >>> ink = np.zeros((64, 64), np.float32); ink[:, 20:23] = 1; ink[:, 42:45] = 1
+    >>> f = measure(ink, 0.3)
+    >>> [e for e in EDGES if f.crossings[e].count == 2]
+    ['N', 'S']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+EDGES = ("N", "E", "S", "W")
+BAND = (0.1, 0.2)  # crossing band: from the printed line's edge to a fifth of the square inward
+MARGIN = 0.1  # the printed grid line and its blur occupy this share of the side
+WOBBLE = 0.05
+
+
+@dataclass(frozen=True)
+class Crossing:
+    """Strokes crossing the band inside one edge, as (start, end) spans in 0..1 along the edge."""
+
+    spans: tuple[tuple[float, float], ...]
+
+    @property
+    def count(self) -> int:
+        return len(self.spans)
+
+    @property
+    def extent(self) -> float:
+        """Distance from the first to the last crossing stroke (0 with fewer than two)."""
+        return self.spans[-1][1] - self.spans[0][0] if len(self.spans) >= 2 else 0.0
+
+    @property
+    def inked(self) -> float:
+        return float(sum(b - a for a, b in self.spans))
+
+
+@dataclass(frozen=True)
+class Blob:
+    """A connected ink piece: bounding box (x, y, w, h) in 0..1 units, ink pixels, holes."""
+
+    box: tuple[float, float, float, float]
+    area: float  # share of the square
+    holes: int  # enclosed paper regions (a tree canopy, an oval)
+    hole_area: float  # the largest enclosed paper region, share of the square
+
+
+@dataclass(frozen=True)
+class CellFeatures:
+    fill: float
+    ink: float  # share of inner pixels that are ink
+    crossings: dict[str, Crossing]
+    diagonal: tuple[float, float]  # (TL-BR, BL-TR) ink share along the best path
+    beside_diagonal: dict[str, Crossing]  # crossings once the better diagonal's stroke is erased
+    blobs: tuple[Blob, ...]
+    horizontal: float  # share of stroke direction energy that is near-horizontal (waves)
+
+
+def binarize(ink: np.ndarray, threshold: float) -> np.ndarray:
+    """Ink above threshold, with the printed-line margin cleared."""
+    size = ink.shape[0]
+    m = int(round(MARGIN * size))
+    b = (ink > threshold).astype(np.uint8)
+    b[:m], b[-m:], b[:, :m], b[:, -m:] = 0, 0, 0, 0
+    return b
+
+
+def _crossing(band: np.ndarray, size: int) -> Crossing:
+    """``band`` is (depth, length) with depth running inward. A crossing is ink at every depth."""
+    # A stroke crossing at a slant shifts along the band; widen a little so it still counts.
+    wide = cv2.dilate(band, np.ones((1, 5), np.uint8))
+    through = wide.all(axis=0).astype(np.int8)
+    m = int(round(MARGIN * size * 0.6))
+    through[:m], through[-m:] = 0, 0
+    d = np.diff(np.concatenate([[0], through, [0]]))
+    starts, ends = np.nonzero(d == 1)[0], np.nonzero(d == -1)[0]
+    return Crossing(tuple((s / size, e / size) for s, e in zip(starts, ends, strict=True)))
+
+
+def crossings(b: np.ndarray) -> dict[str, Crossing]:
+    size = b.shape[0]
+    lo, hi = int(round(BAND[0] * size)), int(round(BAND[1] * size))
+    return {
+        "N": _crossing(b[lo:hi, :], size),
+        "S": _crossing(b[size - hi:size - lo, :][::-1], size),
+        "W": _crossing(b[:, lo:hi].T, size),
+        "E": _crossing(b[:, size - hi:size - lo].T[::-1], size),
+    }
+
+
+def diagonal_paths(b: np.ndarray, steps: int = 48) -> tuple[tuple[float, float], np.ndarray]:
+    """Best wobbly corner-to-corner path for each diagonal (dynamic programming over sideways offsets).
+
+    Returns the share of steps on ink for (TL-BR, BL-TR), and the (x, y) points of the better path.
+    """
+    size = b.shape[0]
+    wide = cv2.dilate(b, np.ones((3, 3), np.uint8))
+    t = np.linspace(MARGIN, 1 - MARGIN, steps) * (size - 1)
+    reach = int(round(WOBBLE * size))
+    offsets = np.arange(-reach, reach + 1)
+    # Sample points: along TL-BR with a sideways offset along the normal (1, -1)/sqrt2.
+    ys = np.clip(np.round(t[:, None] - offsets[None, :] / np.sqrt(2)), 0, size - 1).astype(int)
+    xs = np.clip(np.round(t[:, None] + offsets[None, :] / np.sqrt(2)), 0, size - 1).astype(int)
+    shares, paths = [], []
+    for flip in (False, True):  # the BL-TR diagonal is TL-BR of the upside-down patch
+        img = wide[::-1] if flip else wide
+        values = img[ys, xs].astype(np.float32)
+        score = values[0].copy()
+        back = np.zeros((steps, len(offsets)), int)
+        idx = np.arange(len(offsets))
+        for k in range(1, steps):
+            cand = np.stack([np.roll(score, 1), score, np.roll(score, -1)])
+            cand[0, 0], cand[2, -1] = -1, -1  # no wrap-around
+            choice = cand.argmax(axis=0)
+            back[k] = idx + choice - 1
+            score = values[k] + cand.max(axis=0)
+        j = int(score.argmax())
+        path = [j]
+        for k in range(steps - 1, 0, -1):
+            j = back[k, j]
+            path.append(j)
+        path = np.array(path[::-1])
+        py = ys[np.arange(steps), path]
+        shares.append(float(score.max() / steps))
+        paths.append(np.stack([xs[np.arange(steps), path], size - 1 - py if flip else py], axis=1))
+    best = 0 if shares[0] >= shares[1] else 1
+    return (shares[0], shares[1]), paths[best]
+
+
+def erase_path(b: np.ndarray, path: np.ndarray, width: int) -> np.ndarray:
+    """Copy of ``b`` with the stroke along ``path`` (x, y points) removed."""
+    mask = np.zeros_like(b)
+    cv2.polylines(mask, [path.reshape(-1, 1, 2).astype(np.int32)], False, 1, width)
+    return b * (1 - mask)
+
+
+def blobs(b: np.ndarray) -> tuple[Blob, ...]:
+    size = b.shape[0]
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(b, connectivity=8)
+    out = []
+    for k in range(1, count):
+        x, y, w, h, area = stats[k]
+        if area < 3:
+            continue
+        piece = (labels[y:y + h, x:x + w] == k).astype(np.uint8)
+        # holes: paper regions inside the piece not connected to the piece's surroundings
+        padded = np.pad(1 - piece, 1, constant_values=1)
+        n_paper, paper_labels, paper_stats, _ = cv2.connectedComponentsWithStats(padded, connectivity=4)
+        hole_sizes = [paper_stats[j, cv2.CC_STAT_AREA] for j in range(2, n_paper)
+                      if paper_stats[j, cv2.CC_STAT_AREA] >= 4]
+        out.append(Blob((x / size, y / size, w / size, h / size), area / size**2, len(hole_sizes),
+                        max(hole_sizes, default=0) / size**2))
+    return tuple(out)
+
+
+def horizontal_share(ink: np.ndarray, b: np.ndarray) -> float:
+    """Of the stroke edges inside the square, the share whose gradient is near vertical (horizontal strokes)."""
+    gy = cv2.Sobel(ink, cv2.CV_32F, 0, 1, ksize=3)
+    gx = cv2.Sobel(ink, cv2.CV_32F, 1, 0, ksize=3)
+    mag = np.hypot(gx, gy) * cv2.dilate(b, np.ones((3, 3), np.uint8))
+    total = mag.sum()
+    if total <= 0:
+        return 0.0
+    return float((mag * (np.abs(gy) > 2.0 * np.abs(gx))).sum() / total)
+
+
+def measure(ink: np.ndarray, threshold: float) -> CellFeatures:
+    """All measurements of one square's ink patch (square, values 0..1)."""
+    ink = np.ascontiguousarray(ink)
+    size = ink.shape[0]
+    m = int(round(MARGIN * size))
+    b = binarize(ink, threshold)
+    inner = slice(m, size - m)
+    diagonal, path = diagonal_paths(b)
+    return CellFeatures(
+        fill=float(ink[inner, inner].mean()),
+        ink=float(b[inner, inner].mean()),
+        crossings=crossings(b),
+        diagonal=diagonal,
+        beside_diagonal=crossings(erase_path(b, path, 3)),
+        blobs=blobs(b),
+        horizontal=horizontal_share(ink, b),
+    )

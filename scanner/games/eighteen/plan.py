@@ -1,0 +1,152 @@
+"""From per-square readings (in the rectified frame) to the upright plan: orientation, tee/green sides, par.
+
+Orientation: the plan is photographed at any angle, so the rectified grid is upright after 0-3 quarter
+turns. Par digits are written upright: for each quarter turn, each tee/green square votes with its most
+digit-like ink piece, read as turned that way; trees (a canopy above a trunk) and flags add their votes.
+
+Tee/green sides: the diagonal splits a square into two triangles, each with two edges. In each triangle
+the edge that strokes reach (fairway lines, a stub) is the connection; when that is unclear, the
+neighbour across the edge decides (a fairway there that ends on this edge). The triangle holding the par
+digit is the tee.
+
+Example:
+    >>> rotate_edge("N", 1), rotate_edge("E", 2)
+    ('W', 'W')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from scanner.games.eighteen.classify import HALVES, Guess, sure
+from scanner.games.eighteen.digits import LABELS, PAR, Candidate, read_rotations
+
+CCW = {"N": "W", "W": "S", "S": "E", "E": "N"}  # where an edge goes when the grid turns a quarter anticlockwise
+OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
+STEP = {"N": (-1, 0), "E": (0, 1), "S": (1, 0), "W": (0, -1)}
+FLOOR = 0.1  # a vote's probability floor: one square moves the choice by at most log(1 / FLOOR)
+
+
+def rotate_edge(edge: str, turns: int) -> str:
+    for _ in range(turns % 4):
+        edge = CCW[edge]
+    return edge
+
+
+@dataclass(frozen=True)
+class DigitRead:
+    """The par digit of one tee/green square: value (None if unreadable), confidence, centre (0..1)."""
+
+    par: int | None
+    confidence: float
+    centre: tuple[float, float] | None
+    alternatives: tuple[tuple[int, float], ...] = ()
+
+
+@dataclass(frozen=True)
+class Orientation:
+    turns: int  # quarter turns anticlockwise that make the rectified grid upright
+    scores: tuple[float, ...]  # log-evidence per number of turns
+    confidence: float  # probability of the chosen turn among the four
+
+
+def digit_probabilities(cands: list[Candidate]) -> np.ndarray:
+    """(pieces, 4 turns, 4 classes) for the digit candidates of one square."""
+    if not cands:
+        return np.zeros((0, 4, len(LABELS)))
+    return np.stack([read_rotations(c.patch) for c in cands])
+
+
+def orientation(per_square: list[np.ndarray], up_votes: np.ndarray) -> Orientation:
+    """Choose the quarter turn from digit probabilities of every tee/green square and other up-cues.
+
+    ``up_votes`` (4,) are additional log-evidence per turn (trees, flags).
+    """
+    scores = np.array(up_votes, float)
+    for probs in per_square:
+        if len(probs):
+            digit_like = probs[:, :, :3].max(axis=2).max(axis=0)  # best piece per turn
+            scores += np.log(digit_like + FLOOR)
+    p = np.exp(scores - scores.max())
+    p /= p.sum()
+    turns = int(np.argmax(scores))
+    return Orientation(turns, tuple(float(s) for s in scores), float(p[turns]))
+
+
+def read_par(cands: list[Candidate], probs: np.ndarray, turns: int) -> DigitRead:
+    """The par digit of a square, read with the plan's orientation."""
+    if not len(probs):
+        return DigitRead(None, 0.0, None)
+    upright = probs[:, turns, :]
+    best = int(upright[:, :3].max(axis=1).argmax())
+    p = upright[best]
+    order = np.argsort(-p[:3])
+    value = PAR[LABELS[order[0]]]
+    confidence = float(p[order[0]])
+    alternatives = tuple((PAR[LABELS[j]], float(p[j])) for j in order[1:] if p[j] > 0.01)
+    if confidence < 0.5:
+        return DigitRead(None, confidence, cands[best].centre, ((value, confidence),) + alternatives)
+    return DigitRead(value, confidence, cands[best].centre, alternatives)
+
+
+def half_of(diagonal: int, centre: tuple[float, float]) -> int:
+    """Which triangle (index into ``HALVES[diagonal]``) a point (x, y in 0..1) lies in."""
+    x, y = centre
+    return 0 if (x > y if diagonal == 0 else x + y < 1) else 1
+
+
+def connects(guesses: list[list[Guess]], r: int, c: int, edge: str) -> float:
+    """1 if the square across ``edge`` reads as a fairway ending on this edge, 0.5 for a tee/green, else 0."""
+    dr, dc = STEP[edge]
+    rr, cc = r + dr, c + dc
+    if not (0 <= rr < len(guesses) and 0 <= cc < len(guesses[0])):
+        return 0.0
+    other = guesses[rr][cc].value
+    if other.get("k") == "fairway":
+        return 1.0 if OPPOSITE[edge] in other["edges"] else 0.0
+    if other.get("k") == "teegreen":
+        return 0.5 if OPPOSITE[edge] in {e for pair in HALVES[guesses[rr][cc].diagonal] for e in pair} else 0.0
+    return 0.0
+
+
+def resolve_teegreen(guesses: list[list[Guess]], r: int, c: int, digit: DigitRead) -> Guess:
+    """Tee edge, green edge and par of a tee/green square (rectified frame), with a confidence."""
+    g = guesses[r][c]
+    chosen, sureness = [], []
+    for (a, b), scores in zip(HALVES[g.diagonal], g.halves, strict=True):
+        sa = scores[0] + connects(guesses, r, c, a)
+        sb = scores[1] + connects(guesses, r, c, b)
+        chosen.append(a if sa >= sb else b)
+        sureness.append(sure(abs(sa - sb), 0.0, 0.15))
+    notes = []
+    if digit.centre is None:
+        tee_half, side_conf = 0, 0.3
+        notes.append("no par digit found; tee and green may be swapped")
+    else:
+        tee_half, side_conf = half_of(g.diagonal, digit.centre), 1.0
+    if digit.par is None:
+        notes.append("par digit unreadable")
+    value = {"k": "teegreen", "green_edge": chosen[1 - tee_half], "tee_edge": chosen[tee_half], "par": digit.par}
+    confidence = min([g.confidence, side_conf, *sureness])
+    return Guess(value, confidence, note="; ".join(notes), diagonal=g.diagonal, halves=g.halves)
+
+
+def rotate_value(value: dict, turns: int) -> dict:
+    """A cell value with its edges turned with the grid."""
+    out = dict(value)
+    for key in ("green_edge", "tee_edge"):
+        if out.get(key):
+            out[key] = rotate_edge(out[key], turns)
+    if "edges" in out:
+        order = ("N", "E", "S", "W")
+        out["edges"] = sorted((rotate_edge(e, turns) for e in out["edges"]), key=order.index)
+    return out
+
+
+def upright_index(r: int, c: int, rows: int, cols: int, turns: int) -> tuple[int, int]:
+    """Where rectified square (r, c) lands after ``turns`` anticlockwise quarter turns (like np.rot90)."""
+    for _ in range(turns % 4):
+        r, c, rows, cols = cols - 1 - c, r, cols, rows
+    return r, c
