@@ -198,3 +198,59 @@ def review(path: str, game: str | None, terminal: bool, port: int, open_browser:
     except OSError as err:
         fail(f"cannot listen on 127.0.0.1:{port} ({err.strerror})")
     click.echo("stopped")
+
+
+from fixtures.cli import fixtures_group  # noqa: E402  (after `fail`, which it uses)
+
+main.add_command(fixtures_group)
+
+
+@main.command("bench")
+@click.option("--game", type=GAME_CHOICE, required=True)
+@click.option("--preset", default="phone", show_default=True, help="Photo preset: flat-scan, phone, hard.")
+@click.option("--n", "count", type=click.IntRange(min=1), default=200, show_default=True, help="Photos to make.")
+@click.option("--seed", type=int, required=True, help="A seed the scanner was never tuned on.")
+@click.option("--megapixels", type=click.FloatRange(min=0.5), default=None, help="Fixed photo size (default: preset's).")
+@click.option("--photos", "photos_dir", type=click.Path(file_okay=False, exists=True),
+              help="Measure an existing folder of photos with ground truth instead of making new ones.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              help="Where photos and reports go (default: bench/<game>-<preset>-<seed>).")
+@click.option("--jobs", type=click.IntRange(min=1), default=2, show_default=True,
+              help="Processes for making photos; scanning is timed on one core.")
+def bench(game: str, preset: str, count: int, seed: int, megapixels: float | None, photos_dir: str | None,
+          out_dir: str | None, jobs: int) -> None:
+    """Make fresh photos with ground truth, scan them, and report accuracy and speed (CSV + markdown)."""
+    from pathlib import Path
+
+    import cv2
+    from tqdm import tqdm
+
+    from fixtures.games import GameUnavailable
+    from fixtures.make import make_batch
+    from golfscan import bench as benchmark
+
+    out = Path(out_dir or f"bench/{game}-{preset}-{seed}")
+    if photos_dir:
+        photos = sorted(p for p in Path(photos_dir).glob("*.jpg") if p.with_suffix(".json").is_file())
+        if not photos:
+            fail(f"{photos_dir}: no photos with ground truth (X.jpg beside X.json)")
+    else:
+        try:
+            names = make_batch(game, preset, count, seed, out / "photos", megapixels=megapixels, jobs=jobs)
+        except (GameUnavailable, ValueError) as err:
+            fail(str(err))
+        photos = [out / "photos" / f"{name}.jpg" for name in names]
+    cv2.setNumThreads(1)  # the speed target is per photo on one core
+    flagged = 0
+    with tqdm(total=len(photos), desc="scanning", unit="photo") as bar:
+        def done(outcome):
+            nonlocal flagged
+            flagged += outcome.flagged
+            bar.set_postfix(flagged=flagged)
+            bar.update(1)
+        outcomes = benchmark.run(photos, game, done)
+    summary = benchmark.summarize(outcomes)
+    title = f"{game}, preset {preset}, seed {seed}, {len(photos)} photos"
+    benchmark.write_reports(outcomes, summary, out, title)
+    click.echo(benchmark.format_summary(summary, title))
+    click.echo(f"\nper-photo results: {out / 'results.csv'}")

@@ -5,6 +5,8 @@ A plugin module provides::
     GAME: str                                   # game id, as in rules.registry
     def scan(image, setup=None, debug=None) -> ScanResult
     def likelihood(image) -> float               # 0..1, how much the photo looks like this game
+    def compare(truth_board, read_board) -> dict  # counts for `golfscan bench`: {"<items>": n,
+                                                  # "<items>_wrong": k, ..., "exact": bool}
 
 ``scan`` takes a BGR array (``scanner.load.load_photo(...).image``) and returns a ScanResult whose board is a
 board file dict for ``rules``. It raises ``ScanError`` with a one-line reason when the photo cannot be read.

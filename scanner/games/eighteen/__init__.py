@@ -20,6 +20,7 @@ from scanner.errors import ScanError
 from scanner.games.eighteen import plan as planmod
 from scanner.games.eighteen.classify import Guess, read_hazard, read_structure
 from scanner.games.eighteen.digits import candidates
+from scanner.games.eighteen.evaluate import compare  # noqa: F401  (plugin interface, used by `golfscan bench`)
 from scanner.games.eighteen.features import binarize, diagonal_paths, erase_path, measure
 from scanner.grid import Lattice, find_lattice
 from scanner.locate import find_grid_quad
