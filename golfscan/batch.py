@@ -20,6 +20,7 @@ import csv
 import hashlib
 import io
 import json
+import math
 import os
 import re
 import time
@@ -27,6 +28,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from golfscan import __version__, corrections
 from golfscan.files import write_bytes_atomic, write_json_atomic
@@ -86,7 +89,7 @@ class Outcome:
 
     record: dict[str, Any]
     board: dict[str, Any] | None = None
-    overlay_png: bytes | None = None
+    overlay_jpeg: bytes | None = None
 
 
 @dataclass
@@ -243,7 +246,6 @@ def run_job(job: Job, key: str = "", photo_sha256: str = "") -> Outcome:
     import cv2
 
     from golfscan.pipeline import scan_photo
-    from scanner.debug import fit
     from scanner.errors import ScanError
 
     record = error_record(job, "", key, photo_sha256)
@@ -264,13 +266,25 @@ def run_job(job: Job, key: str = "", photo_sha256: str = "") -> Outcome:
         review=[r.review_entry() for r in flagged], warnings=list(scored.scan.warnings),
         board=f"boards/{job.rel}.board.json",
     )
-    png = None
+    jpeg = None
     if scored.scan.overlay is not None:
-        ok, encoded = cv2.imencode(".png", fit(scored.scan.overlay, OVERLAY_MAX_SIDE))
+        ok, encoded = cv2.imencode(".jpg", preview(scored.scan.overlay), [cv2.IMWRITE_JPEG_QUALITY, 90])
         if ok:
-            png = encoded.tobytes()
-            record["overlay"] = f"overlays/{job.rel}.overlay.png"
-    return Outcome(record, scored.scan.board, png)
+            jpeg = encoded.tobytes()
+            record["overlay"] = f"overlays/{job.rel}.overlay.jpg"
+    return Outcome(record, scored.scan.board, jpeg)
+
+
+def preview(image: np.ndarray, max_side: int = OVERLAY_MAX_SIDE) -> np.ndarray:
+    """Shrink by a whole factor (OpenCV's fast path: a 12 MP overlay in tens of milliseconds).
+
+    >>> preview(np.zeros((3000, 4000, 3), np.uint8)).shape
+    (1000, 1333, 3)
+    """
+    import cv2
+
+    factor = math.ceil(max(image.shape[:2]) / max_side)
+    return image if factor <= 1 else cv2.resize(image, None, fx=1 / factor, fy=1 / factor, interpolation=cv2.INTER_AREA)
 
 
 def error_record(job: Job, error: str, key: str = "", photo_sha256: str = "") -> dict[str, Any]:
@@ -388,8 +402,8 @@ def _store(out: Path, outcome: Outcome) -> None:
     record = outcome.record
     if outcome.board is not None and record["board"]:
         write_json_atomic(out / record["board"], outcome.board)
-    if outcome.overlay_png is not None and record["overlay"]:
-        write_bytes_atomic(out / record["overlay"], outcome.overlay_png)
+    if outcome.overlay_jpeg is not None and record["overlay"]:
+        write_bytes_atomic(out / record["overlay"], outcome.overlay_jpeg)
     if record["key"]:
         write_json_atomic(out / CACHE_DIR / f"{record['key']}.json", record)
 
