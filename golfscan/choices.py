@@ -16,6 +16,7 @@ Example:
 
 from __future__ import annotations
 
+import copy
 import itertools
 import json
 from collections.abc import Callable
@@ -26,8 +27,9 @@ from typing import Any
 
 import jsonschema
 
-from golfscan.corrections import PlaceError, get_place, parse_place
+from golfscan.corrections import PlaceError, get_place, parse_place, set_place
 from rules import registry
+from rules.common import BoardError
 
 MAX_CHOICES = 2000
 MAX_INT_RANGE = 20
@@ -56,7 +58,8 @@ CATALOGUES: dict[str, dict[str, Callable[[], list[Any]]]] = {
 
 def choices(game: str, board: dict[str, Any], where: str, alternatives: list[Any] = ()) -> list[Choice]:
     """The values a person may put at ``where`` in ``board`` (a board file dict of ``game``)."""
-    root = registry.game(game).SCHEMA
+    engine = registry.game(game)
+    root = engine.SCHEMA
     try:
         current = get_place(board, where)
     except PlaceError:
@@ -70,11 +73,26 @@ def choices(game: str, board: dict[str, Any], where: str, alternatives: list[Any
     for group, values in (("the scanner's guesses", list(alternatives)), ("", found)):
         for value in values:
             key = json.dumps(value, sort_keys=True)
-            if key not in seen and validator.is_valid(value):
+            if key not in seen and validator.is_valid(value) and _rules_accept(engine, board, where, value):
                 seen.add(key)
                 picked.append((group, value))
     same = _constant_keys([v for _, v in picked])
     return [Choice(label(_without(v, same)), v, g or _group(_without(v, same))) for g, v in picked][:MAX_CHOICES]
+
+
+def _rules_accept(engine: Any, board: dict[str, Any], where: str, value: Any) -> bool:
+    """False when the game's rules refuse ``value`` at ``where`` (e.g. a tee and green on one edge).
+
+    Only the engine's own checks run (``parse``, no schema): fast enough for every choice. A problem
+    elsewhere in the board says nothing about this value, so it does not drop the choice.
+    """
+    try:
+        engine.parse(set_place(copy.deepcopy(board), where, value))
+    except BoardError as err:
+        return not (err.place == where or err.place.startswith((f"{where}.", f"{where}[")))
+    except (KeyError, TypeError, ValueError):  # parse expects a schema-valid board elsewhere
+        return True
+    return True
 
 
 def _constant_keys(values: list[Any]) -> set[str]:
