@@ -1,0 +1,273 @@
+"""Minigolf Designer scanner: a photo of a finished course -> a board file (tiles, entrance, number tokens).
+
+Stages: white balance from the tiles' own printed colours and grass / path masks (``colour``); the tile
+lattice from the course outline and the gaps between tiles (``lattice``); number tokens (``tokens``);
+each cell against every catalogue tile in every rotation (``match``); the entrance quarter disc among
+the cells without a tile. The board is written as seen from the entrance: turned so the entrance faces
+SE (it sits top-left), so the same course gives the same board however the photo is turned.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+from rules.minigolf.catalogue import UNKNOWN
+from scanner.debug import Debug
+from scanner.errors import ScanError
+from scanner.games.minigolf.colour import Masks, balance, classify, largest_filled
+from scanner.games.minigolf.lattice import Lattice, boundary_quad, lattice_from_quad, tile_counts
+from scanner.games.minigolf.match import (
+    DOUBT_MARGIN,
+    UNKNOWN_BELOW,
+    TileRead,
+    cut_cell,
+    entrance_score,
+    meaning,
+    read_tile,
+)
+from scanner.games.minigolf.tokens import FACE, RADIUS, TokenRead, flatten, read_tokens
+from scanner.locate import downscale
+from scanner.types import Read, ScanResult
+
+GAME = "minigolf-designer"
+WORK_SIDE = 1600  # working resolution (longer side): tiles come out 60-150 pixels wide
+FACINGS = ("SE", "SW", "NW", "NE")  # clockwise: one quarter turn of the course moves a facing one step
+OCCUPIED = 0.5  # share of grass/path pixels that makes a cell hold a tile
+ENTRANCE_MIN = 0.45  # correlation with the entrance art that a cell needs to be the entrance
+TOKEN_DOUBT = 0.06  # token reading margin under this is flagged
+FLAG_BELOW = 0.6  # tile reading score under this is flagged
+
+
+@dataclass(frozen=True)
+class Prepared:
+    small: np.ndarray  # balanced working image (BGR)
+    scale: float  # working pixels per photo pixel
+    masks: Masks
+    region: np.ndarray  # the course: filled grass area
+
+
+def prepare(image: np.ndarray) -> Prepared:
+    """Working copy, white balance, masks and the course region; ScanError when there is no course."""
+    if image is None or image.ndim != 3 or min(image.shape[:2]) < 64:
+        raise ScanError("not a colour photo")
+    small, scale = downscale(image, WORK_SIDE)
+    balanced = balance(small)
+    masks = classify(balanced)
+    if masks.grass.mean() < 0.01:
+        raise ScanError("no Minigolf Designer course found (no green tiles in the photo)")
+    region = largest_filled(masks.grass, max(small.shape[:2]) // 40)
+    # path pixels lie within a fifth of a tile of grass (a red table showing through a hole does not)
+    k = 2 * int(0.03 * np.sqrt(region.sum())) + 1
+    path = masks.path & region & cv2.dilate(masks.grass.astype(np.uint8), np.ones((k, k), np.uint8)).astype(bool)
+    if region.mean() < 0.02 or path.sum() < 0.02 * region.sum():
+        raise ScanError("no Minigolf Designer course found (no red pathways on green tiles)")
+    return Prepared(balanced, scale, Masks(masks.grass, path), region)
+
+
+def likelihood(image: np.ndarray) -> float:
+    """0..1: a green area with red paths running over it, covering a fair part of the photo."""
+    small, _ = downscale(image, 400)
+    m = classify(balance(small))
+    grass = float(m.grass.mean())
+    if grass < 0.005:
+        return 0.0
+    region = largest_filled(m.grass, max(small.shape[:2]) // 40)
+    path = float((m.path & region).sum()) / max(float(region.sum()), 1.0)
+    return float(min(1.0, grass / 0.15) * min(1.0, path / 0.08))
+
+
+def _occupancy(p: Prepared, lattice: Lattice) -> np.ndarray:
+    """Share of tile art in the middle of every cell of the lattice padded by one cell all round."""
+    art = flatten(p.masks.art.astype(np.uint8) * 255, lattice, px=16, pad=1).astype(np.float32) / 255
+    rows, cols = lattice.rows + 2, lattice.cols + 2
+    cells = art.reshape(rows, 16, cols, 16)[:, 3:13, :, 3:13]
+    return cells.mean(axis=(1, 3))
+
+
+def _without_tokens(img: np.ndarray, lattice: Lattice, tokens: list[TokenRead]) -> np.ndarray:
+    """The working image with token discs painted over from around them (they hide tile art)."""
+    if not tokens:
+        return img
+    mask = np.zeros(img.shape[:2], np.uint8)
+    ring = RADIUS * 1.15  # the whole token, a little beyond its rim
+    t = np.linspace(0, 2 * np.pi, 24, endpoint=False)
+    for tok in tokens:
+        x, y = tok.centre
+        circle = np.stack([x + ring * np.cos(t), y + ring * np.sin(t)], axis=1)
+        cv2.fillPoly(mask, [np.round(lattice.to_photo(circle)).astype(np.int32)], 255)
+    return cv2.inpaint(img, mask, 3, cv2.INPAINT_TELEA)
+
+
+def _turn(rc: tuple[int, int], turns: int) -> tuple[int, int]:
+    r, c = rc
+    for _ in range(turns):
+        r, c = c, -r
+    return r, c
+
+
+@dataclass
+class _Cells:
+    tiles: dict[tuple[int, int], TileRead]
+    entrance: tuple[tuple[int, int], str, float] | None
+
+
+def _read_cells(p: Prepared, lattice: Lattice, tokens: list[TokenRead]) -> _Cells:
+    occ = _occupancy(p, lattice)
+    clean = _without_tokens(p.small, lattice, tokens)
+    tiles: dict[tuple[int, int], TileRead] = {}
+    entrance = None
+    for r in range(-1, lattice.rows + 1):
+        for c in range(-1, lattice.cols + 1):
+            quad = lattice.cell_quad(r, c)
+            if occ[r + 1, c + 1] >= OCCUPIED:
+                tiles[(r, c)] = read_tile(cut_cell(clean, quad))
+                continue
+            score, facing = entrance_score(cut_cell(p.small, quad))
+            if score >= ENTRANCE_MIN and (entrance is None or score > entrance[2]):
+                entrance = ((r, c), facing, score)
+    return _Cells(tiles, entrance)
+
+
+def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | None = None) -> ScanResult:
+    """Read the course in ``image`` (BGR, displayed orientation) into a Minigolf Designer board file."""
+    p = prepare(image)
+    quad = boundary_quad(p.region)
+    rows, cols = tile_counts(quad, p.masks.path, p.masks.art)
+    if rows * cols > 900:
+        raise ScanError("no Minigolf Designer course found (the green area has no tile lattice)")
+    lattice = lattice_from_quad(quad, rows, cols)
+    tokens = read_tokens(p.small, lattice)
+    cells = _read_cells(p, lattice, tokens)
+    if len(cells.tiles) < 2:
+        raise ScanError("no Minigolf Designer course found (fewer than two tiles)")
+    warnings: list[str] = []
+    if cells.entrance is None:
+        corners = [(-1, -1), (-1, cols), (rows, cols), (rows, -1)]
+        ent_cell, facing = next(((rc, f) for rc, f in zip(corners, FACINGS, strict=True) if rc not in cells.tiles))
+        ent_score = 0.0
+        warnings.append("entrance quarter disc not found; the course is read as photographed")
+    else:
+        ent_cell, facing, ent_score = cells.entrance
+    turns = (4 - FACINGS.index(facing)) % 4  # quarter turns clockwise that make the entrance face SE
+
+    placed = {(_turn(rc, turns)): (rc, rd) for rc, rd in cells.tiles.items()}
+    er, ec = _turn(ent_cell, turns)
+    tok_cells = [(_turn((int(np.floor(t.centre[1])), int(np.floor(t.centre[0]))), turns), t) for t in tokens]
+    every = list(placed) + [(er, ec)] + [rc for rc, _ in tok_cells]
+    r0 = min(r for r, _ in every) - 1
+    c0 = min(c for _, c in every) - 1
+    n_rows = max(r for r, _ in every) - r0 + 2
+    n_cols = max(c for _, c in every) - c0 + 2
+
+    inv = 1.0 / p.scale
+    reads: list[Read] = []
+    tiles = []
+    for i, (rc, (cell, rd)) in enumerate(sorted(placed.items())):
+        unknown = rd.score < UNKNOWN_BELOW
+        rot = (rd.rotation + 90 * turns) % 360
+        value = {"tile": UNKNOWN if unknown else rd.tile, "rotation": 0 if unknown else rot}
+        tiles.append({"row": rc[0] - r0, "col": rc[1] - c0, **value})
+        flagged = unknown or rd.score < FLAG_BELOW or rd.margin < DOUBT_MARGIN
+        note = ("tile not recognised" if unknown else
+                f"read {rd.tile} turned {rot}; next best {rd.alternatives[0][0]}" if flagged and rd.alternatives
+                else "")
+        reads.append(Read(f"tiles[{i}]", value, rd.score, flagged, lattice.cell_quad(*cell) * inv,
+                          tuple((f"{a}@{(b + 90 * turns) % 360}", s) for a, b, s in rd.alternatives), note))
+    reads.append(Read("entrance", {"row": er - r0, "col": ec - c0, "facing": "SE"}, ent_score,
+                      cells.entrance is None, lattice.cell_quad(*ent_cell) * inv,
+                      note="entrance not found" if cells.entrance is None else ""))
+    token_list = []
+    for j, (rc, t) in enumerate(sorted(tok_cells, key=lambda x: x[1].number)):
+        token_list.append({"number": t.number, "row": rc[0] - r0, "col": rc[1] - c0})
+        flagged = t.margin < TOKEN_DOUBT
+        ring = np.array([[t.centre[0] + FACE * np.cos(a), t.centre[1] + FACE * np.sin(a)]
+                         for a in np.linspace(0, 2 * np.pi, 16, endpoint=False)])
+        reads.append(Read(f"tokens[{j}]", t.number, t.score, flagged, lattice.to_photo(ring) * inv,
+                          tuple((str(n), s) for n, s in t.alternatives),
+                          f"number token read as {t.number}, maybe {t.alternatives[0][0]}" if flagged else ""))
+
+    board = {
+        "format": "golfscan/minigolf-designer",
+        "version": 1,
+        "grid": {"rows": n_rows, "cols": n_cols},
+        "entrance": {"row": er - r0, "col": ec - c0, "facing": "SE"},
+        "tiles": tiles,
+        "tokens": token_list,
+        "setup": {"player": "player", **(setup or {})},
+        "source": {"reader": "golfscan minigolf-designer scanner", "lattice": {"rows": rows, "cols": cols}},
+        "review": [r.review_entry() for r in reads if r.flagged],
+    }
+    overlay = draw_overlay(image, reads, lattice, inv)
+    if debug is not None:
+        vis = p.small.copy()
+        vis[p.masks.grass] = (0, 160, 0)
+        vis[p.masks.path] = (0, 0, 220)
+        debug.add("masks", vis)
+        debug.add("board", overlay)
+    return ScanResult(GAME, board, reads, overlay, warnings)
+
+
+def draw_overlay(image: np.ndarray, reads: list[Read], lattice: Lattice, inv: float) -> np.ndarray:
+    """The lattice, each tile's id and turn, the entrance and tokens; doubts in red."""
+    out = image.copy()
+    thick = max(2, image.shape[1] // 700)
+    scale = max(0.5, lattice.cell_px() * inv / 120)
+    for r in range(lattice.rows + 1):
+        cv2.polylines(out, [np.round(lattice.to_photo([[0, r], [lattice.cols, r]]) * inv).astype(np.int32)],
+                      False, (255, 200, 0), thick)
+    for c in range(lattice.cols + 1):
+        cv2.polylines(out, [np.round(lattice.to_photo([[c, 0], [c, lattice.rows]]) * inv).astype(np.int32)],
+                      False, (255, 200, 0), thick)
+    for rd in reads:
+        colour = (0, 0, 255) if rd.flagged else (0, 220, 255)
+        poly = np.round(rd.polygon).astype(np.int32)
+        if rd.where.startswith("tiles"):
+            if rd.flagged:
+                cv2.polylines(out, [poly], True, colour, thick * 2)
+            label = f"{rd.value['tile']} {rd.value['rotation']}"
+        elif rd.where == "entrance":
+            cv2.polylines(out, [poly], True, colour, thick * 2)
+            label = "entrance"
+        else:
+            cv2.polylines(out, [poly], True, colour, thick * 2)
+            label = f"#{rd.value}"
+        x, y = poly.mean(axis=0)
+        cv2.putText(out, label, (int(x - 40 * scale), int(y)), cv2.FONT_HERSHEY_SIMPLEX, 0.7 * scale, (0, 0, 0),
+                    thick * 3, cv2.LINE_AA)
+        cv2.putText(out, label, (int(x - 40 * scale), int(y)), cv2.FONT_HERSHEY_SIMPLEX, 0.7 * scale, colour,
+                    thick, cv2.LINE_AA)
+    return out
+
+
+def canonical(board: dict[str, Any]) -> dict[str, Any]:
+    """Tiles (meaning) and tokens keyed by cell relative to the entrance, the entrance facing SE."""
+    ent = board["entrance"]
+    turns = (4 - FACINGS.index(ent["facing"])) % 4
+    origin = _turn((ent["row"], ent["col"]), turns)
+
+    def rel(r: int, c: int) -> tuple[int, int]:
+        a, b = _turn((r, c), turns)
+        return a - origin[0], b - origin[1]
+
+    tiles = {rel(t["row"], t["col"]): (meaning(t["tile"], (t["rotation"] + 90 * turns) % 360)
+                                       if t["tile"] != UNKNOWN else UNKNOWN) for t in board["tiles"]}
+    tokens = {(t["number"], rel(t["row"], t["col"])) for t in board.get("tokens", [])}
+    return {"tiles": tiles, "tokens": tokens}
+
+
+def compare(truth_board: dict[str, Any], read_board: dict[str, Any]) -> dict[str, Any]:
+    """Tiles and tokens read wrong, cells taken relative to the entrance (the board may be turned).
+
+    A tile is wrong when its scoring meaning differs (another tile, a turn that changes its pathways or
+    arrow, a missing or extra tile); a token when its number or cell differs or it is missing or extra.
+    """
+    truth, read = canonical(truth_board), canonical(read_board)
+    cells = set(truth["tiles"]) | set(read["tiles"])
+    tiles_wrong = sum(truth["tiles"].get(c) != read["tiles"].get(c) for c in cells)
+    tokens_wrong = len(truth["tokens"] ^ read["tokens"])
+    return {"tiles": len(truth["tiles"]), "tiles_wrong": tiles_wrong, "tokens": len(truth["tokens"]),
+            "tokens_wrong": tokens_wrong, "exact": tiles_wrong == 0 and tokens_wrong == 0}

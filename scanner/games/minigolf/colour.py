@@ -1,0 +1,82 @@
+"""Colour stage: undo the light's colour cast with the tiles' own colours, then grass / path masks.
+
+Every course tile is printed with the same grass green and terracotta path. A loose first look finds
+pixels that are clearly one or the other under any usual light; the per-channel gains that bring their
+medians back to the printed colours are the white balance. After it, tight thresholds classify.
+
+>>> import numpy as np
+>>> img = np.zeros((10, 20, 3), np.uint8); img[:, :10] = (56, 138, 72); img[:, 10:] = (52, 74, 181)
+>>> cast = (img * np.array([0.7, 0.95, 1.15])).clip(0, 255).astype(np.uint8)   # BGR gains: a warm lamp
+>>> m = classify(balance(cast))
+>>> int(m.grass[:, :10].mean() * 100), int(m.path[:, 10:].mean() * 100)
+(100, 100)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from scanner.errors import ScanError
+
+GRASS_BGR = np.array([56.0, 138.0, 72.0])  # printed colours (BGR), as in the reference art
+PATH_BGR = np.array([52.0, 74.0, 181.0])
+
+
+@dataclass(frozen=True)
+class Masks:
+    grass: np.ndarray  # bool
+    path: np.ndarray  # bool
+
+    @property
+    def art(self) -> np.ndarray:
+        return self.grass | self.path
+
+
+def _ratios(img: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    f = img.astype(np.float32) + 4.0
+    b, g, r = f[..., 0], f[..., 1], f[..., 2]
+    return np.log(g / r), np.log(g / b), np.log(r / b)
+
+
+def classify(img: np.ndarray, loose: bool = False) -> Masks:
+    """Grass and path pixels of a (balanced) BGR image; ``loose`` for the first look under a cast."""
+    gr, gb, rb = _ratios(img)
+    f = img.astype(np.int16)
+    b, g, r = f[..., 0], f[..., 1], f[..., 2]
+    k = 0.25 if loose else 0.0
+    # ratios for the hue, absolute differences so dark noisy pixels do not count
+    grass = (gr > 0.3 - k) & (gb > 0.35 - k) & (g - np.maximum(r, b) > 14)
+    path = (gr < -0.55 + k) & (rb > 0.7 - k) & (r - np.maximum(g, b) > 30)
+    return Masks(grass, path)
+
+
+def largest_filled(mask: np.ndarray, close_px: int) -> np.ndarray:
+    """The largest piece of ``mask`` after closing gaps up to ``close_px``, with its holes filled."""
+    k = max(3, close_px) | 1
+    clean = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))  # specks
+    closed = cv2.morphologyEx(clean, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        raise ScanError("no Minigolf Designer course found (no green tiles in the photo)")
+    out = np.zeros(mask.shape, np.uint8)
+    cv2.drawContours(out, [max(contours, key=cv2.contourArea)], -1, 1, -1)
+    return out.astype(bool)
+
+
+def balance(img: np.ndarray) -> np.ndarray:
+    """Per-channel gains fitted so the clearest grass and path pixels of the course take their printed
+    colours (path pixels only inside the grass region: a red table must not pull the balance)."""
+    m = classify(img, loose=True)
+    if m.grass.sum() < 50:
+        return img
+    region = largest_filled(m.grass, max(img.shape[:2]) // 40)
+    path = m.path & region
+    if path.sum() < 20:
+        return img
+    seen = np.stack([np.median(img[m.grass & region], axis=0), np.median(img[path], axis=0)]).astype(np.float64)
+    ref = np.stack([GRASS_BGR, PATH_BGR])
+    gains = (seen * ref).sum(axis=0) / np.maximum((seen * seen).sum(axis=0), 1e-6)
+    return np.clip(img.astype(np.float32) * gains, 0, 255).astype(np.uint8)

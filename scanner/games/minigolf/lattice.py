@@ -1,0 +1,149 @@
+"""Lattice stage: where the course's tile lattice lies in the photo, under perspective.
+
+The course's outline is straight along its outer tile rows and columns: its two pairs of boundary lines
+(Hough on the outline, refined by least squares) give a quadrilateral that is a whole number of tiles on
+each side. The counts come from the printed path width (a known share of a tile). Cell (r, c) is then
+the homography image of the unit square [c, c+1] x [r, r+1].
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from scanner.errors import ScanError
+from scanner.locate import order_corners
+
+PATH_SHARE = 0.25  # printed path band width / tile side (the red part, without its borders)
+
+
+@dataclass(frozen=True)
+class Lattice:
+    """``h`` maps lattice coordinates (x = column, y = row, in tiles) to photo pixels."""
+
+    h: np.ndarray
+    rows: int
+    cols: int
+
+    def to_photo(self, pts) -> np.ndarray:
+        p = np.asarray(pts, np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(p, self.h).reshape(np.shape(pts))
+
+    def to_lattice(self, pts) -> np.ndarray:
+        p = np.asarray(pts, np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(p, np.linalg.inv(self.h)).reshape(np.shape(pts))
+
+    def cell_quad(self, r: float, c: float) -> np.ndarray:
+        """Photo corners (NW, NE, SE, SW) of cell (r, c)."""
+        return self.to_photo([[c, r], [c + 1, r], [c + 1, r + 1], [c, r + 1]])
+
+    def cell_px(self) -> float:
+        """Typical cell side in photo pixels."""
+        q = self.cell_quad(self.rows / 2 - 0.5, self.cols / 2 - 0.5)
+        return float(np.mean(np.linalg.norm(q - np.roll(q, 1, axis=0), axis=1)))
+
+
+def _line_through(points: np.ndarray) -> np.ndarray:
+    """(a, b, c) with a x + b y = c, |(a, b)| = 1, fitted to points by least squares."""
+    vx, vy, x0, y0 = cv2.fitLine(points.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+    a, b = -vy, vx
+    return np.array([a, b, a * x0 + b * y0])
+
+
+def boundary_lines(region: np.ndarray) -> list[np.ndarray]:
+    """Four lines (a, b, c) bounding the course region: two per lattice direction."""
+    contours, _ = cv2.findContours(region.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    pts = max(contours, key=cv2.contourArea).reshape(-1, 2).astype(np.float64)
+    outline = np.zeros(region.shape, np.uint8)
+    cv2.polylines(outline, [pts.astype(np.int32).reshape(-1, 1, 2)], True, 255, 1)
+    side = np.sqrt(cv2.contourArea(pts.astype(np.float32)))
+    found = cv2.HoughLines(outline, 2, np.pi / 360, max(20, int(side * 0.15)))
+    if found is None or len(found) < 4:
+        raise ScanError("no Minigolf Designer course found (the green area has no straight edges)")
+    lines = found[:80, 0, :]
+    first = lines[0, 1]
+    chosen: list[np.ndarray] = []
+    for target, spread in ((first, np.radians(25)), (first + np.pi / 2, np.radians(35))):
+        best: dict[int, np.ndarray] = {}
+        for rho, theta in lines:
+            diff = abs((theta - target + np.pi / 2) % np.pi - np.pi / 2)
+            if diff > spread:
+                continue
+            n = np.array([np.cos(theta), np.sin(theta)])
+            if n @ (np.cos(target), np.sin(target)) < 0:  # one normal per family: sides then agree
+                n, rho = -n, -rho
+            offset = pts @ n - rho
+            sign = 1 if np.median(offset) > 0 else -1
+            if np.mean(sign * offset > -side * 0.02) < 0.97 or sign in best:
+                continue  # a line through the middle of the course, or a weaker twin
+            near = pts[np.abs(offset) < max(3.0, side * 0.01)]
+            if len(near) < side * 0.2:
+                continue
+            best[sign] = _line_through(near)
+        if len(best) < 2:
+            raise ScanError("no Minigolf Designer course found (no rectangular lattice of tiles)")
+        chosen += [best[-1], best[1]]
+    return chosen
+
+
+def _meet(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    m = np.array([[p[0], p[1]], [q[0], q[1]]])
+    return np.linalg.solve(m, np.array([p[2], q[2]]))
+
+
+def boundary_quad(region: np.ndarray) -> np.ndarray:
+    """Corners of the course's bounding lattice rectangle in the photo, clockwise from the top-left."""
+    a0, a1, b0, b1 = boundary_lines(region)
+    corners = np.array([_meet(a0, b0), _meet(a0, b1), _meet(a1, b1), _meet(a1, b0)])
+    return order_corners(corners).astype(np.float64)
+
+
+def _flatten(quad: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """``mask`` (float) warped so the quadrilateral becomes an upright rectangle of about its own size."""
+    w = float(np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
+    h = float(np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
+    size = (max(8, int(round(w))), max(8, int(round(h))))
+    m = cv2.getPerspectiveTransform(quad.astype(np.float32),
+                                    np.float32([[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]]))
+    return cv2.warpPerspective(mask.astype(np.float32), m, size)
+
+
+def _gap_score(profile: np.ndarray, n: int) -> float:
+    """How much more table shows on the n-1 inner lattice lines than across the tile middles."""
+    if n < 2:
+        return 0.0
+    span = len(profile)
+
+    def at(x: float) -> float:
+        i = int(round(x))
+        return float(profile[max(0, i - 1):i + 2].max())
+
+    lines = np.mean([at(k * span / n) for k in range(1, n)])
+    middles = np.mean([at((k + 0.5) * span / n) for k in range(n)])
+    return float(lines - middles)
+
+
+def tile_counts(quad: np.ndarray, path: np.ndarray, art: np.ndarray) -> tuple[int, int]:
+    """(rows, cols) of tiles in the quadrilateral: a first guess from the printed path width (a known share
+    of a tile), then the count nearby whose inner lattice lines fall best on the gaps between tiles."""
+    flat = (_flatten(quad, path) > 0.5).astype(np.uint8)
+    flat = cv2.morphologyEx(flat, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    dist = cv2.distanceTransform(flat, cv2.DIST_L2, 5)
+    ridge = (dist > 0) & (dist >= cv2.dilate(dist, np.ones((5, 5), np.uint8)) - 1e-3)
+    if ridge.sum() < 20:
+        raise ScanError("no Minigolf Designer course found (no red pathways on the tiles)")
+    tile = 2 * float(np.median(dist[ridge])) / PATH_SHARE
+    gaps = 1.0 - _flatten(quad, art)
+    counts = []
+    for axis, profile in ((0, gaps.mean(axis=1)), (1, gaps.mean(axis=0))):
+        guess = max(1, int(round(gaps.shape[axis] / tile)))
+        options = range(max(1, guess - 2), guess + 3)
+        counts.append(max(options, key=lambda n, p=profile: _gap_score(p, n)))
+    return counts[0], counts[1]
+
+
+def lattice_from_quad(quad: np.ndarray, rows: int, cols: int) -> Lattice:
+    src = np.float32([[0, 0], [cols, 0], [cols, rows], [0, rows]])
+    return Lattice(cv2.getPerspectiveTransform(src, quad.astype(np.float32)).astype(np.float64), rows, cols)

@@ -1,0 +1,125 @@
+"""Number tokens: white round faces on the course, read by matching the token art over all turns.
+
+Tokens are found in the course flattened to ``PX`` pixels per tile: a token face is the largest round
+white patch a tile can show (flag discs, shirts and arrows are much smaller; the paved entrance much
+larger). Each face is cut upright from the photo and compared with the nine printed faces turned in
+10-degree steps (tokens lie at any angle; 6 and 9 differ by their underline). Tesseract was measured on
+the same crops and read fewer of them (see the scanner docs), so the template reading is used.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from fixtures.art.minigolf.pieces import TOKEN_MM, token_image
+from fixtures.art.minigolf.tiles import TILE_MM
+from scanner.games.minigolf.lattice import Lattice
+
+PX = 64  # flattened course: pixels per tile
+FACE = 0.36 * TOKEN_MM / TILE_MM  # white face radius in tiles
+RADIUS = 0.5 * TOKEN_MM / TILE_MM  # whole token radius in tiles
+CROP = 40  # side of an upright face crop, pixels
+CROP_TILES = 2.2 * FACE  # side of the crop in tiles
+ANGLES = np.arange(0, 360, 10)
+
+
+@dataclass(frozen=True)
+class TokenRead:
+    number: int
+    centre: tuple[float, float]  # lattice coordinates (x = column, y = row)
+    score: float
+    margin: float  # over the best other digit
+    alternatives: tuple[tuple[int, float], ...]
+
+
+def flatten(image: np.ndarray, lattice: Lattice, px: int = PX, pad: int = 0) -> np.ndarray:
+    """The lattice area (plus ``pad`` cells around) as an upright image, ``px`` pixels per tile."""
+    src = np.float32([[-pad, -pad], [lattice.cols + pad, -pad], [lattice.cols + pad, lattice.rows + pad],
+                      [-pad, lattice.rows + pad]])
+    quad = lattice.to_photo(src).astype(np.float32)
+    w, h = (lattice.cols + 2 * pad) * px, (lattice.rows + 2 * pad) * px
+    m = cv2.getPerspectiveTransform(quad, np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
+    return cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+
+
+def find_faces(flat: np.ndarray) -> list[tuple[float, float]]:
+    """Centres (flattened pixels) of round white patches the size of a token face."""
+    hsv = cv2.cvtColor(flat, cv2.COLOR_BGR2HSV)
+    white = ((hsv[..., 2] > 150) & (hsv[..., 1] < 70)).astype(np.uint8)
+    white = cv2.morphologyEx(white, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    r = FACE * PX
+    area = np.pi * r * r
+    out = []
+    contours, _ = cv2.findContours(white, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    for c in contours:
+        filled = cv2.contourArea(c)
+        if not (0.45 * area < filled < 1.8 * area):
+            continue
+        (x, y), rad = cv2.minEnclosingCircle(c)
+        mask = np.zeros(white.shape, np.uint8)
+        cv2.drawContours(mask, [c], -1, 1, -1)
+        solid = float((white & mask).sum()) / max(filled, 1.0)
+        if filled / (np.pi * rad * rad) > 0.6 and solid > 0.55:
+            out.append((float(x), float(y)))
+    return out
+
+
+def crop_face(image: np.ndarray, lattice: Lattice, centre: tuple[float, float]) -> np.ndarray:
+    """Grey crop of a token face, upright in the lattice frame (perspective removed)."""
+    x, y = centre
+    h = CROP_TILES / 2
+    quad = lattice.to_photo([[x - h, y - h], [x + h, y - h], [x + h, y + h], [x - h, y + h]]).astype(np.float32)
+    m = cv2.getPerspectiveTransform(quad, np.float32([[0, 0], [CROP, 0], [CROP, CROP], [0, CROP]]))
+    crop = cv2.warpPerspective(image, m, (CROP, CROP), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
+
+
+def _disc(side: int, frac: float) -> np.ndarray:
+    yy, xx = np.mgrid[:side, :side] - (side - 1) / 2
+    return (xx * xx + yy * yy) <= (frac * side / 2) ** 2
+
+
+@lru_cache(maxsize=1)
+def _templates() -> tuple[np.ndarray, np.ndarray]:
+    """Face templates (digit, angle) -> zero-mean unit vectors over the inner disc; and that disc."""
+    disc = _disc(CROP, 0.8)
+    temps = np.zeros((9, len(ANGLES), int(disc.sum())), np.float32)
+    for n in range(1, 10):
+        art = token_image(n, 8.0)
+        side = art.shape[0]
+        keep = int(round(side * CROP_TILES * TILE_MM / TOKEN_MM))
+        o = (side - keep) // 2
+        grey = cv2.cvtColor(np.ascontiguousarray(art[o:o + keep, o:o + keep, :3]), cv2.COLOR_RGB2GRAY)
+        face = cv2.resize(grey, (CROP, CROP), interpolation=cv2.INTER_AREA).astype(np.float32)
+        for k, a in enumerate(ANGLES):
+            m = cv2.getRotationMatrix2D(((CROP - 1) / 2, (CROP - 1) / 2), float(a), 1.0)
+            v = cv2.warpAffine(face, m, (CROP, CROP), borderMode=cv2.BORDER_REPLICATE)[disc]
+            v = v - v.mean()
+            temps[n - 1, k] = v / max(float(np.linalg.norm(v)), 1e-6)
+    return temps, disc
+
+
+def read_face(crop: np.ndarray) -> tuple[int, float, float, tuple[tuple[int, float], ...]]:
+    """(digit, score, margin over the next digit, alternatives) for an upright face crop."""
+    temps, disc = _templates()
+    v = crop[disc] - crop[disc].mean()
+    v = v / max(float(np.linalg.norm(v)), 1e-6)
+    per_digit = (temps @ v).max(axis=1)
+    order = np.argsort(-per_digit)
+    alts = tuple((int(i) + 1, float(per_digit[i])) for i in order[1:3])
+    return int(order[0]) + 1, float(per_digit[order[0]]), float(per_digit[order[0]] - per_digit[order[1]]), alts
+
+
+def read_tokens(image: np.ndarray, lattice: Lattice) -> list[TokenRead]:
+    """Every number token on the lattice, best reading first per token."""
+    flat = flatten(image, lattice)
+    out = []
+    for fx, fy in find_faces(flat):
+        centre = (fx / PX, fy / PX)
+        number, score, margin, alts = read_face(crop_face(image, lattice, centre))
+        out.append(TokenRead(number, centre, score, margin, alts))
+    return out
