@@ -57,7 +57,8 @@ class Handler(BaseHTTPRequestHandler):
             self._send(HTTPStatus.OK, resources.files(__package__).joinpath("static", name).read_bytes(), kind)
             return
         routes = {
-            "/api/photos": lambda: self._json({"root": session.root.name, "photos": session.photos(),
+            "/api/photos": lambda: self._json({"root": session.root.name, "folder": session.folder,
+                                               "photos": session.photos(),
                                                "problems": [p.__dict__ for p in session.problems]}),
             "/api/photo": lambda: self._json(session.state(query.get("photo", ""))),
             "/api/choices": lambda: self._json(session.choices(query.get("photo", ""), query.get("where", ""))),
@@ -80,14 +81,17 @@ class Handler(BaseHTTPRequestHandler):
             return
         try:
             body = json.loads(self.rfile.read(length) or b"{}")
-            photo, where = str(body["photo"]), str(body["where"])
-        except (json.JSONDecodeError, KeyError, TypeError):
-            self._error(HTTPStatus.BAD_REQUEST, "expected JSON with photo and where")
+        except json.JSONDecodeError:
+            body = None
+        if not isinstance(body, dict):
+            self._error(HTTPStatus.BAD_REQUEST, "expected a JSON object")
             return
         session = self.server.session
+        photo, where = str(body.get("photo", "")), str(body.get("where", ""))
         routes = {
             "/api/correct": lambda: self._json(session.correct(photo, where, body.get("value"))),
             "/api/uncorrect": lambda: self._json(session.uncorrect(photo, where)),
+            "/api/rescore-folder": lambda: self._json(session.rescore_folder()),
         }
         self._route(routes.get(urlsplit(self.path).path))
 

@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from golfscan import corrections
-from golfscan.batch import OUT_NAME, Job, discover
+from golfscan.batch import OUT_NAME, Job, discover, run_batch, summary_text
 from golfscan.choices import check_value, choices, label
 from golfscan.pipeline import PhotoScore, read_board, score_scan
 from rules import registry
@@ -46,6 +46,8 @@ class ReviewSession:
 
     def __init__(self, path: str | Path, game: str | None = None):
         path = Path(path).resolve()
+        self.game = game
+        self.folder = path.is_dir()  # a batch folder (not one photo): its results can be rescored here
         if path.is_file():
             self.root = path.parent
             plan = discover(self.root, game=game, recursive=False)
@@ -171,6 +173,15 @@ class ReviewSession:
             corrections.uncorrect(self.job(rel).photo, where)
             self._rescore(rel)
             return self.state(rel)
+
+    def rescore_folder(self) -> dict[str, Any]:
+        """Run ``batch`` on the folder: only corrected or new photos are scanned again; standings update."""
+        if not self.folder:
+            raise ReviewError("one photo under review: there are no folder results to update")
+        with self._lock:  # one process: few photos change between two rescores, and no fork from a server
+            report = run_batch(self.root, jobs=1, game=self.game)
+        self._batch = self._batch_results()
+        return {"summary": summary_text(report), "games": report.games}
 
     # ------------------------------------------------------------------------------------------ images
 

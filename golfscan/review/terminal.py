@@ -79,6 +79,8 @@ def review_in_terminal(
                 done += 1
                 say(f"  -> {_totals(session.state(rel))}")
     say(f"\n{done} read(s) corrected or confirmed." if done else "\nNo read to check.")
+    if done and session.folder:
+        say(f"Update the folder's results and standings with: golfscan batch {session.root}")
     return done
 
 

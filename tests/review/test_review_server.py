@@ -75,6 +75,16 @@ def test_nothing_outside_the_folder_is_served(server, club_night, painted, path)
     assert not body.startswith(b"\x89PNG") and not body.startswith(b"\xff\xd8")
 
 
+def test_rescore_folder_updates_the_standings(server, club_night):
+    request(server, "POST", "/api/correct", {"photo": "table1/bo.png", "where": "cells[0][1]", "value": {"k": "water"}})
+    status, body = request(server, "POST", "/api/rescore-folder", {})
+    assert status == 200
+    (game,) = json.loads(body)["games"]
+    assert {s["player"]: s["rank"] for s in game["result"]["standings"]} == {"Ada": 1, "Bo": 2}
+    assert "Game in table1" in json.loads(body)["summary"]
+    assert (club_night / "golfscan-results" / "results.csv").is_file()
+
+
 def test_foreign_host_and_form_posts_are_refused(server):
     assert request(server, "GET", "/api/photos", headers={"Host": "evil.example:80"})[0] == 403
     conn = http.client.HTTPConnection(*server.server_address, timeout=10)

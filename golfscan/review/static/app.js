@@ -30,6 +30,7 @@ function el(tag, attrs = {}, ...children) {
 async function loadPhotos() {
   const data = await api("/api/photos");
   $("root").textContent = data.root;
+  $("rescore-folder").hidden = !data.folder;
   const nav = $("photos");
   nav.replaceChildren(...data.photos.map((p) => el("button", {
     type: "button", "data-photo": p.photo, class: current && current.photo === p.photo ? "current" : "",
@@ -191,6 +192,16 @@ $("undo").addEventListener("click", async () => {
   current = await api("/api/uncorrect", {photo: current.photo, where: selected});
   render();
   await pick(selected);
+});
+$("rescore-folder").addEventListener("click", async () => {
+  const box = $("folder-summary");
+  box.hidden = false;
+  box.textContent = "Rescoring the folder (only corrected or new photos are scanned) ...";
+  try {
+    box.textContent = (await api("/api/rescore-folder", {})).summary;
+  } catch (error) {
+    box.textContent = error.message;
+  }
 });
 $("filter").addEventListener("input", filterChoices);
 $("show-overlay").addEventListener("change", (event) => { $("overlay").hidden = !event.target.checked; });
