@@ -140,10 +140,10 @@ def batch(folder: str, out: str | None, jobs: int | None, game: str | None, sche
     def progress(stream, total):
         from tqdm import tqdm
 
-        flagged = 0
+        flagged = 0  # photos with at least one doubtful read
         with tqdm(total=total, unit="photo", disable=quiet or None, dynamic_ncols=True) as bar:
             for outcome in stream:
-                flagged += outcome.record["flagged"]
+                flagged += outcome.record["flagged"] > 0
                 bar.set_postfix(flagged=flagged, refresh=False)
                 bar.update()
                 yield outcome
