@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ from scanner.load import LoadedPhoto, load_photo
 from scanner.types import Read, ScanResult
 
 IMAGE_MAX_SIDE = 2000
+KEEP_OPEN = 6
 CROP_MARGIN = 0.35  # of the read's size, each side: enough context to judge a square
 
 
@@ -65,7 +67,8 @@ class ReviewSession:
             raise ReviewError(f"{path}: no such file or folder")
         self.problems = plan.problems
         self._batch = self._batch_results()
-        self._opened: dict[str, Opened] = {}
+        self._opened: OrderedDict[str, Opened] = OrderedDict()  # most recently used last
+        self._seen: dict[str, tuple[int, float | None]] = {}  # flagged count, least confidence, per opened photo
         self._lock = threading.RLock()
 
     def _batch_results(self) -> dict[str, dict[str, Any]]:
@@ -82,9 +85,8 @@ class ReviewSession:
         """Every photo with its flagged-read count (from this session, else the last batch), doubtful first."""
         out = []
         for rel in self.jobs:
-            if rel in self._opened:
-                scored = self._opened[rel].scored
-                flagged, least = len(scored.scan.flagged), _least(scored.scan.reads)
+            if rel in self._seen:
+                flagged, least = self._seen[rel]
             else:
                 record = self._batch.get(rel, {})
                 flagged = record.get("flagged")
@@ -93,7 +95,7 @@ class ReviewSession:
         return sorted(out, key=lambda p: (-(p["flagged"] or 0), p["least_confidence"] or 1.0))
 
     def open(self, rel: str) -> Opened:
-        """Scan a photo (once) and score it with its setup and corrections."""
+        """Scan a photo (once while it is among the last few opened) and score it with its setup and corrections."""
         with self._lock:
             if rel not in self._opened:
                 job = self.job(rel)
@@ -103,7 +105,15 @@ class ReviewSession:
                     self._opened[rel] = Opened(job, photo, raw, score_scan(job.photo, raw, job.setup))
                 except ScanError as err:
                     raise ReviewError(str(err)) from None
+                while len(self._opened) > KEEP_OPEN:  # a 12 MP photo holds ~40 MB: keep only the last few
+                    self._opened.popitem(last=False)
+            self._opened.move_to_end(rel)
+            self._note(self._opened[rel])
             return self._opened[rel]
+
+    def _note(self, opened: Opened) -> None:
+        scan = opened.scored.scan
+        self._seen[opened.job.rel] = (len(scan.flagged), _least(scan.reads))
 
     def job(self, rel: str) -> Job:
         if rel not in self.jobs:  # only photos found under the folder: nothing else is ever opened
@@ -116,6 +126,7 @@ class ReviewSession:
             opened.scored = score_scan(opened.job.photo, opened.raw, opened.job.setup)
         except ScanError as err:
             raise ReviewError(str(err)) from None
+        self._note(opened)
         return opened
 
     # ------------------------------------------------------------------------------------------ state

@@ -91,3 +91,13 @@ def test_correction_of_another_version_of_the_photo_is_kept_but_not_applied(club
     assert totals(state) == {"Bo": 3}
     assert any("photo changed" in w for w in state["warnings"])
     assert corrections.load_sidecar(club_night / BO).corrections[0].value == WATER
+
+
+def test_only_the_last_photos_stay_in_memory_and_counts_are_kept(club_night, monkeypatch):
+    monkeypatch.setattr("golfscan.review.session.KEEP_OPEN", 1)
+    session = ReviewSession(club_night)
+    session.correct(BO, "cells[0][1]", WATER)
+    session.state("table1/ada.png")  # pushes bo.png out of memory
+    assert list(session._opened) == ["table1/ada.png"]
+    assert {p["photo"]: p["flagged"] for p in session.photos()}[BO] == 0
+    assert totals(session.state(BO)) == {"Bo": 1}  # scanned again, correction applied
