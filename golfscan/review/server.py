@@ -105,6 +105,8 @@ class Handler(BaseHTTPRequestHandler):
             action()
         except ReviewError as err:
             self._error(HTTPStatus.NOT_FOUND, str(err))
+        except Exception as err:  # noqa: BLE001 - a scanner bug on one photo: say so on the page, keep serving
+            self._error(HTTPStatus.INTERNAL_SERVER_ERROR, " ".join(f"{type(err).__name__}: {err}".split()))
 
     def _host_ok(self) -> bool:
         port = self.server.server_address[1]
