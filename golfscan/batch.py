@@ -44,6 +44,7 @@ IMAGE_EXTS = {".jpg", ".jpeg", ".png", ".webp", ".tif", ".tiff", ".bmp", ".gif"}
 IMAGE_MAGIC = (b"\xff\xd8\xff", b"\x89PNG", b"GIF8", b"II*\x00", b"MM\x00*", b"BM")
 SETUP_KEYS = {"game", "options", "board", "photos"}
 OVERLAY_MAX_SIDE = 1600
+SHOW_IGNORED = 10
 
 
 @dataclass(frozen=True)
@@ -502,7 +503,10 @@ def summary_text(report: BatchReport) -> str:
     if errors:
         lines += ["", "Errors"] + [f"  {e.file}: {e.reason}" for e in errors]
     if report.ignored:
-        lines += ["", "Not photos, ignored"] + [f"  {name}" for name in report.ignored]
+        shown = report.ignored[:SHOW_IGNORED]
+        more = len(report.ignored) - len(shown)
+        lines += ["", "Not photos, ignored"] + [f"  {name}" for name in shown]
+        lines += [f"  ... and {more} more (summary.json lists them all)"] if more else []
     return "\n".join(lines) + "\n"
 
 
