@@ -45,6 +45,7 @@ IMAGE_MAGIC = (b"\xff\xd8\xff", b"\x89PNG", b"GIF8", b"II*\x00", b"MM\x00*", b"B
 SETUP_KEYS = {"game", "options", "board", "photos"}
 OVERLAY_MAX_SIDE = 1600
 SHOW_IGNORED = 10
+SCHEDULER_TIMEOUT = "20s"
 
 
 @dataclass(frozen=True)
@@ -326,7 +327,10 @@ def _dask(tasks: list[tuple[Job, str, str]], scheduler: Any) -> Iterator[Outcome
         from distributed import Client, as_completed
     except ImportError:
         raise SetupError("--scheduler needs Dask: pip install 'golfscan[dask]'") from None
-    client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
+    try:
+        client = scheduler if isinstance(scheduler, Client) else Client(scheduler, timeout=SCHEDULER_TIMEOUT)
+    except (OSError, ValueError) as err:  # TimeoutError is an OSError
+        raise SetupError(f"cannot reach the Dask scheduler at {scheduler} ({_one_line(str(err)) or 'timed out'})") from None
     try:
         futures = client.map(run_job, *zip(*tasks, strict=True), pure=False) if tasks else []
         for future in as_completed(futures):
