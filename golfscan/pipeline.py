@@ -49,16 +49,28 @@ def detect_game(image: np.ndarray) -> str:
 def merge_setup(board: dict[str, Any], setup: dict[str, Any] | None) -> dict[str, Any]:
     """Overlay what a photo cannot show (a partial board dict) onto the scanned board, recursively.
 
+    A list of objects merges item by item, so a round's ``went_out_first`` joins the grids read:
+
     >>> merge_setup({"setup": {"a": 1, "b": 2}, "cells": []}, {"setup": {"b": 3}})
     {'setup': {'a': 1, 'b': 3}, 'cells': []}
+    >>> merge_setup({"rounds": [{"grids": {}}]}, {"rounds": [{"went_out_first": "Ada"}]})
+    {'rounds': [{'grids': {}, 'went_out_first': 'Ada'}]}
     """
     merged = copy.deepcopy(board)
     for key, value in (setup or {}).items():
         if isinstance(value, dict) and isinstance(merged.get(key), dict):
             merged[key] = merge_setup(merged[key], value)
+        elif _objects(value) and _objects(merged.get(key)):
+            scanned = merged[key]
+            merged[key] = [merge_setup(scanned[i], part) if i < len(scanned) else copy.deepcopy(part)
+                           for i, part in enumerate(value)] + scanned[len(value):]
         else:
             merged[key] = copy.deepcopy(value)
     return merged
+
+
+def _objects(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(v, dict) for v in value)
 
 
 def read_setup(path: str | Path | None) -> dict[str, Any] | None:
