@@ -34,7 +34,9 @@ from scanner.locate import downscale
 from scanner.types import Read, ScanResult
 
 GAME = "minigolf-designer"
-WORK_SIDE = 1600  # working resolution (longer side): tiles come out 60-150 pixels wide
+LOOK_SIDE = 1000  # first look for the course at this resolution (longer side)
+TILE_PX = 100  # then read it at about this many pixels per tile
+COURSE_TILES = 42  # tiles of a typical finished course (only sets the working resolution)
 FACINGS = ("SE", "SW", "NW", "NE")  # clockwise: one quarter turn of the course moves a facing one step
 OCCUPIED = 0.5  # share of grass/path pixels that makes a cell hold a tile
 ENTRANCE_MIN = 0.45  # correlation with the entrance art that a cell needs to be the entrance
@@ -44,28 +46,46 @@ FLAG_BELOW = 0.6  # tile reading score under this is flagged
 
 @dataclass(frozen=True)
 class Prepared:
-    small: np.ndarray  # balanced working image (BGR)
+    small: np.ndarray  # balanced working image (BGR): the course cut out at about TILE_PX per tile
     scale: float  # working pixels per photo pixel
+    offset: tuple[float, float]  # photo pixel of the working image's origin
     masks: Masks
     region: np.ndarray  # the course: filled grass area
 
 
-def prepare(image: np.ndarray) -> Prepared:
-    """Working copy, white balance, masks and the course region; ScanError when there is no course."""
-    if image is None or image.ndim != 3 or min(image.shape[:2]) < 64:
-        raise ScanError("not a colour photo")
-    small, scale = downscale(image, WORK_SIDE)
+def _masks(small: np.ndarray) -> tuple[np.ndarray, Masks, np.ndarray]:
     balanced = balance(small)
     masks = classify(balanced)
-    if masks.grass.mean() < 0.01:
+    if masks.grass.mean() < 0.005:
         raise ScanError("no Minigolf Designer course found (no green tiles in the photo)")
     region = largest_filled(masks.grass, max(small.shape[:2]) // 40)
     # path pixels lie within a fifth of a tile of grass (a red table showing through a hole does not)
     k = 2 * int(0.03 * np.sqrt(region.sum())) + 1
     path = masks.path & region & cv2.dilate(masks.grass.astype(np.uint8), np.ones((k, k), np.uint8)).astype(bool)
-    if region.mean() < 0.02 or path.sum() < 0.02 * region.sum():
+    if region.sum() < 0.01 * region.size or path.sum() < 0.02 * region.sum():
         raise ScanError("no Minigolf Designer course found (no red pathways on green tiles)")
-    return Prepared(balanced, scale, Masks(masks.grass, path), region)
+    return balanced, Masks(masks.grass, path), region
+
+
+def prepare(image: np.ndarray) -> Prepared:
+    """Find the course at a low resolution, then cut it out of the photo at about ``TILE_PX`` pixels per
+    tile (never enlarged), white-balanced, with its masks; ScanError when there is no course."""
+    if image is None or image.ndim != 3 or min(image.shape[:2]) < 64:
+        raise ScanError("not a colour photo")
+    small, scale = downscale(image, LOOK_SIDE)
+    _, _, region = _masks(small)
+    ys, xs = np.nonzero(region)
+    tiles_across = np.sqrt(region.sum()) / np.sqrt(COURSE_TILES)  # tile side, looking pixels (rough)
+    zoom = min(1.0 / scale, TILE_PX / max(tiles_across, 1.0))  # looking pixels -> working pixels
+    pad = 1.5 * tiles_across
+    x0, y0 = max(0.0, xs.min() - pad), max(0.0, ys.min() - pad)
+    x1, y1 = min(small.shape[1] - 1.0, xs.max() + pad), min(small.shape[0] - 1.0, ys.max() + pad)
+    ox, oy = int(x0 / scale), int(y0 / scale)
+    crop = image[oy:int(np.ceil(y1 / scale)) + 1, ox:int(np.ceil(x1 / scale)) + 1]
+    work_scale = zoom * scale
+    work = cv2.resize(crop, None, fx=work_scale, fy=work_scale, interpolation=cv2.INTER_AREA)
+    balanced, masks, region = _masks(work)
+    return Prepared(balanced, work_scale, (float(ox), float(oy)), masks, region)
 
 
 def likelihood(image: np.ndarray) -> float:
@@ -163,7 +183,9 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
     n_rows = max(r for r, _ in every) - r0 + 2
     n_cols = max(c for _, c in every) - c0 + 2
 
-    inv = 1.0 / p.scale
+    a = np.array([[1 / p.scale, 0, 0.5 / p.scale - 0.5 + p.offset[0]],
+                  [0, 1 / p.scale, 0.5 / p.scale - 0.5 + p.offset[1]], [0, 0, 1]])
+    shown = Lattice(a @ lattice.h, lattice.rows, lattice.cols)  # lattice -> photo pixels
     reads: list[Read] = []
     tiles = []
     for i, (rc, (cell, rd)) in enumerate(sorted(placed.items())):
@@ -175,10 +197,10 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
         note = ("tile not recognised" if unknown else
                 f"read {rd.tile} turned {rot}; next best {rd.alternatives[0][0]}" if flagged and rd.alternatives
                 else "")
-        reads.append(Read(f"tiles[{i}]", value, rd.score, flagged, lattice.cell_quad(*cell) * inv,
+        reads.append(Read(f"tiles[{i}]", value, rd.score, flagged, shown.cell_quad(*cell),
                           tuple((f"{a}@{(b + 90 * turns) % 360}", s) for a, b, s in rd.alternatives), note))
     reads.append(Read("entrance", {"row": er - r0, "col": ec - c0, "facing": "SE"}, ent_score,
-                      cells.entrance is None, lattice.cell_quad(*ent_cell) * inv,
+                      cells.entrance is None, shown.cell_quad(*ent_cell),
                       note="entrance not found" if cells.entrance is None else ""))
     token_list = []
     for j, (rc, t) in enumerate(sorted(tok_cells, key=lambda x: x[1].number)):
@@ -186,7 +208,7 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
         flagged = t.margin < TOKEN_DOUBT
         ring = np.array([[t.centre[0] + FACE * np.cos(a), t.centre[1] + FACE * np.sin(a)]
                          for a in np.linspace(0, 2 * np.pi, 16, endpoint=False)])
-        reads.append(Read(f"tokens[{j}]", t.number, t.score, flagged, lattice.to_photo(ring) * inv,
+        reads.append(Read(f"tokens[{j}]", t.number, t.score, flagged, shown.to_photo(ring),
                           tuple((str(n), s) for n, s in t.alternatives),
                           f"number token read as {t.number}, maybe {t.alternatives[0][0]}" if flagged else ""))
 
@@ -201,7 +223,7 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
         "source": {"reader": "golfscan minigolf-designer scanner", "lattice": {"rows": rows, "cols": cols}},
         "review": [r.review_entry() for r in reads if r.flagged],
     }
-    overlay = draw_overlay(image, reads, lattice, inv)
+    overlay = draw_overlay(image, reads, shown)
     if debug is not None:
         vis = p.small.copy()
         vis[p.masks.grass] = (0, 160, 0)
@@ -211,16 +233,16 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
     return ScanResult(GAME, board, reads, overlay, warnings)
 
 
-def draw_overlay(image: np.ndarray, reads: list[Read], lattice: Lattice, inv: float) -> np.ndarray:
+def draw_overlay(image: np.ndarray, reads: list[Read], lattice: Lattice) -> np.ndarray:
     """The lattice, each tile's id and turn, the entrance and tokens; doubts in red."""
     out = image.copy()
     thick = max(2, image.shape[1] // 700)
-    scale = max(0.5, lattice.cell_px() * inv / 120)
+    scale = max(0.5, lattice.cell_px() / 120)
     for r in range(lattice.rows + 1):
-        cv2.polylines(out, [np.round(lattice.to_photo([[0, r], [lattice.cols, r]]) * inv).astype(np.int32)],
+        cv2.polylines(out, [np.round(lattice.to_photo([[0, r], [lattice.cols, r]])).astype(np.int32)],
                       False, (255, 200, 0), thick)
     for c in range(lattice.cols + 1):
-        cv2.polylines(out, [np.round(lattice.to_photo([[c, 0], [c, lattice.rows]]) * inv).astype(np.int32)],
+        cv2.polylines(out, [np.round(lattice.to_photo([[c, 0], [c, lattice.rows]])).astype(np.int32)],
                       False, (255, 200, 0), thick)
     for rd in reads:
         colour = (0, 0, 255) if rd.flagged else (0, 220, 255)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+from scipy.ndimage import median_filter
 
 from scanner.errors import ScanError
 from scanner.locate import order_corners
@@ -134,12 +135,16 @@ def tile_counts(quad: np.ndarray, path: np.ndarray, art: np.ndarray) -> tuple[in
     ridge = (dist > 0) & (dist >= cv2.dilate(dist, np.ones((5, 5), np.uint8)) - 1e-3)
     if ridge.sum() < 20:
         raise ScanError("no Minigolf Designer course found (no red pathways on the tiles)")
-    tile = 2 * float(np.median(dist[ridge])) / PATH_SHARE
+    along = dist[ridge]
+    along = along[along > 0.5 * np.percentile(along, 90)]  # the bands' middles, not specks and frayed ends
+    tile = 2 * float(np.median(along)) / PATH_SHARE
     gaps = 1.0 - _flatten(quad, art)
     counts = []
     for axis, profile in ((0, gaps.mean(axis=1)), (1, gaps.mean(axis=0))):
-        guess = max(1, int(round(gaps.shape[axis] / tile)))
-        options = range(max(1, guess - 2), guess + 3)
+        # thin gaps only: a hole in the course (a stream) is a wide bump, taken out by a running median
+        profile = profile - median_filter(profile, size=max(3, int(tile * 0.4)) | 1, mode="nearest")
+        guess = gaps.shape[axis] / tile
+        options = range(max(1, int(np.floor(guess * 0.8))), int(np.ceil(guess * 1.25)) + 1)
         counts.append(max(options, key=lambda n, p=profile: _gap_score(p, n)))
     return counts[0], counts[1]
 
