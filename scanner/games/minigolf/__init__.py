@@ -18,7 +18,7 @@ import numpy as np
 from rules.minigolf.catalogue import UNKNOWN
 from scanner.debug import Debug
 from scanner.errors import ScanError
-from scanner.games.minigolf.colour import Masks, balance, classify, largest_filled
+from scanner.games.minigolf.colour import Masks, balance, classify, largest_filled, near_grass
 from scanner.games.minigolf.lattice import Lattice, boundary_quad, lattice_from_quad, tile_counts
 from scanner.games.minigolf.match import (
     DOUBT_MARGIN,
@@ -38,7 +38,7 @@ LOOK_SIDE = 1000  # first look for the course at this resolution (longer side)
 TILE_PX = 100  # then read it at about this many pixels per tile
 COURSE_TILES = 42  # tiles of a typical finished course (only sets the working resolution)
 FACINGS = ("SE", "SW", "NW", "NE")  # clockwise: one quarter turn of the course moves a facing one step
-OCCUPIED = 0.5  # share of grass/path pixels that makes a cell hold a tile
+OCCUPIED = 0.2  # share of grass pixels that makes a cell hold a tile (a crossover shows about 0.4)
 ENTRANCE_MIN = 0.45  # correlation with the entrance art that a cell needs to be the entrance
 TOKEN_DOUBT = 0.06  # token reading margin under this is flagged
 FLAG_BELOW = 0.6  # tile reading score under this is flagged
@@ -59,9 +59,7 @@ def _masks(small: np.ndarray) -> tuple[np.ndarray, Masks, np.ndarray]:
     if masks.grass.mean() < 0.005:
         raise ScanError("no Minigolf Designer course found (no green tiles in the photo)")
     region = largest_filled(masks.grass, max(small.shape[:2]) // 40)
-    # path pixels lie within a fifth of a tile of grass (a red table showing through a hole does not)
-    k = 2 * int(0.03 * np.sqrt(region.sum())) + 1
-    path = masks.path & region & cv2.dilate(masks.grass.astype(np.uint8), np.ones((k, k), np.uint8)).astype(bool)
+    path = masks.path & near_grass(masks.grass, region)
     if region.sum() < 0.01 * region.size or path.sum() < 0.02 * region.sum():
         raise ScanError("no Minigolf Designer course found (no red pathways on green tiles)")
     return balanced, Masks(masks.grass, path), region
@@ -101,8 +99,9 @@ def likelihood(image: np.ndarray) -> float:
 
 
 def _occupancy(p: Prepared, lattice: Lattice) -> np.ndarray:
-    """Share of tile art in the middle of every cell of the lattice padded by one cell all round."""
-    art = flatten(p.masks.art.astype(np.uint8) * 255, lattice, px=16, pad=1).astype(np.float32) / 255
+    """Share of grass in the middle of every cell of the lattice padded by one cell all round (every tile
+    shows some grass; a red table does not)."""
+    art = flatten(p.masks.grass.astype(np.uint8) * 255, lattice, px=16, pad=1).astype(np.float32) / 255
     rows, cols = lattice.rows + 2, lattice.cols + 2
     cells = art.reshape(rows, 16, cols, 16)[:, 3:13, :, 3:13]
     return cells.mean(axis=(1, 3))

@@ -66,14 +66,21 @@ def largest_filled(mask: np.ndarray, close_px: int) -> np.ndarray:
     return out.astype(bool)
 
 
+def near_grass(grass: np.ndarray, region: np.ndarray) -> np.ndarray:
+    """Pixels of the course region within about a fifth of a tile of grass: where pathways can be (a red
+    table showing through a hole in the course is mostly farther away)."""
+    k = 2 * int(0.03 * np.sqrt(region.sum())) + 1
+    return region & cv2.dilate(grass.astype(np.uint8), np.ones((k, k), np.uint8)).astype(bool)
+
+
 def balance(img: np.ndarray) -> np.ndarray:
     """Per-channel gains fitted so the clearest grass and path pixels of the course take their printed
-    colours (path pixels only inside the grass region: a red table must not pull the balance)."""
+    colours (path pixels only beside grass: a red table must not pull the balance)."""
     m = classify(img, loose=True)
     if m.grass.sum() < 50:
         return img
     region = largest_filled(m.grass, max(img.shape[:2]) // 40)
-    path = m.path & region
+    path = m.path & near_grass(m.grass, region)
     if path.sum() < 20:
         return img
     seen = np.stack([np.median(img[m.grass & region], axis=0), np.median(img[path], axis=0)]).astype(np.float64)
