@@ -1,0 +1,266 @@
+"""Gnoming A Round scanner: a photo of the players' 3 x 3 grids at the end of a round -> a round's board.
+
+Stages: find every card by its framed panel (``scanner.cards``), rectify it, read its face by matching it
+against the card art (upright and upside down: the better one also says which way the card faces), then
+group the cards into grids (edge neighbours in the card's own axes) and number rows and columns as the
+grid's owner sees them (the cards' common upright direction). A card whose best match is weak, or
+hardly better than the runner-up, is read as ``unknown`` and flagged (thresholds from the score
+statistics of correct reads, see READ_MIN / MARGIN_MIN). Template matching beat reading the printed
+number with tesseract on synthetic photos (see :mod:`scanner.games.gnoming.ocr`).
+
+Setup (optional): ``{"players": [names in seating order], "went_out_first": name}``. Without names the
+grids are called Player 1, 2, ... counter-clockwise from the bottom of the photo.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import permutations
+from typing import Any
+
+import cv2
+import numpy as np
+
+from fixtures.art.gnoming import CARD_MM, DEFAULT_STYLE, FACES, render_face
+from scanner.cards import CardSpec, FoundCard, Templates, find_cards, rectify_card
+from scanner.debug import Debug
+from scanner.errors import ScanError
+from scanner.types import Read, ScanResult
+
+GAME = "gnoming-a-round"
+SPEC = CardSpec(CARD_MM, DEFAULT_STYLE.border_mm)
+READ_PX_PER_MM = 3.0
+# compare inside the panel (the frame width varies between printings), and the centre value on its own
+REGIONS = {(5.0, 5.0, 58.0, 83.0): 1.0, (8.0, 20.0, 55.0, 56.0): 2.0}
+# Rejection rule: correct reads on synthetic photos score 0.80 +- 0.06 (mean +- sd) with a margin over
+# the runner-up of 0.36 +- 0.08; a read below mean - 4 sd of either is not trusted.
+READ_MIN = 0.6
+MARGIN_MIN = 0.015
+NOT_A_CARD = 0.3  # a framed shape matching no face even this well is something else (a box lid, a pad)
+MIN_GRID = 5  # fewer cards together are a discard pile or strays, not a grid
+
+
+@lru_cache(maxsize=1)
+def templates() -> Templates:
+    faces = {f: np.ascontiguousarray(render_face(f, DEFAULT_STYLE, READ_PX_PER_MM)[..., 2::-1]) for f in FACES}
+    return Templates.build(faces, READ_PX_PER_MM, REGIONS)
+
+
+def face_scores(tpl: Templates, card_image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per face (FACES order): its best match score (upright or turned) and whether it was turned."""
+    scores = tpl.scores(card_image)
+    return scores.max(axis=1), scores.argmax(axis=1)
+
+
+@dataclass(frozen=True)
+class CardRead:
+    card: FoundCard  # corners turned so that TL..TR is the card's top edge as printed
+    face: str  # "unknown" when rejected
+    score: float
+    margin: float
+    alternatives: tuple[tuple[str, float], ...]
+
+    @property
+    def trusted(self) -> bool:
+        return self.face != "unknown"
+
+
+def read_card(image: np.ndarray, card: FoundCard, tpl: Templates | None = None) -> CardRead:
+    """Match one card against every face, both ways up; reject weak or ambiguous matches."""
+    tpl = tpl or templates()
+    best, turned = face_scores(tpl, rectify_card(image, card, SPEC, tpl.px_per_mm).image)
+    order = np.argsort(-best)
+    face = FACES[order[0]]
+    margin = float(best[order[0]] - best[order[1]])
+    oriented = card.turned() if turned[order[0]] else card
+    alts = tuple((FACES[i], round(float(best[i]), 3)) for i in order[1:3])
+    ok = best[order[0]] >= READ_MIN and margin >= MARGIN_MIN
+    return CardRead(oriented, face if ok else "unknown", float(best[order[0]]), margin,
+                    ((face, round(float(best[order[0]]), 3)),) + alts if not ok else alts)
+
+
+def _neighbours(a: CardRead, b: CardRead) -> bool:
+    """Edge neighbours in a grid: side by side or one above the other, in a's own axes."""
+    c = a.card.corners
+    right, down = c[1] - c[0], c[3] - c[0]
+    w, h = np.linalg.norm(right), np.linalg.norm(down)
+    d = b.card.centre - a.card.centre
+    dx, dy = abs(d @ right) / w, abs(d @ down) / h
+    return (dx < 1.2 * w and dy < 0.3 * h) or (dx < 0.3 * w and dy < 1.15 * h)
+
+
+def group_cards(reads: list[CardRead]) -> list[list[CardRead]]:
+    """Cards joined by chains of edge neighbours, largest group first."""
+    parent = list(range(len(reads)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i in range(len(reads)):
+        for j in range(i + 1, len(reads)):
+            if _neighbours(reads[i], reads[j]) or _neighbours(reads[j], reads[i]):
+                parent[root(i)] = root(j)
+    groups: dict[int, list[CardRead]] = {}
+    for i, r in enumerate(reads):
+        groups.setdefault(root(i), []).append(r)
+    return sorted(groups.values(), key=len, reverse=True)
+
+
+@dataclass(frozen=True)
+class GridRead:
+    cells: dict[tuple[int, int], CardRead]  # (row, col) -> card, as the owner sees the grid
+    problems: tuple[str, ...]
+    centre: np.ndarray
+
+
+def _up(read: CardRead) -> np.ndarray:
+    c = read.card.corners
+    v = (c[0] + c[1]) / 2 - (c[2] + c[3]) / 2
+    return v / np.linalg.norm(v)
+
+
+def arrange(group: list[CardRead]) -> GridRead:
+    """Rows and columns of a group: the cards' common upright direction decides which way is up."""
+    weights = np.array([max(r.margin, 0.01) if r.trusted else 0.01 for r in group])
+    up = (np.array([_up(r) for r in group]) * weights[:, None]).sum(axis=0)
+    up /= np.linalg.norm(up)
+    right = np.array([-up[1], up[0]])
+    centres = np.array([r.card.centre for r in group])
+    width = np.median([np.linalg.norm(r.card.corners[1] - r.card.corners[0]) for r in group])
+    height = np.median([np.linalg.norm(r.card.corners[3] - r.card.corners[0]) for r in group])
+    u, v = centres @ right, centres @ -up
+    cols = np.round((u - u.min()) / (width * 1.05)).astype(int)
+    rows = np.round((v - v.min()) / (height * 1.04)).astype(int)
+    cells: dict[tuple[int, int], CardRead] = {}
+    problems = []
+    for r, c, read in zip(rows, cols, group, strict=True):
+        if r > 2 or c > 2:
+            problems.append(f"a card lies outside the 3 x 3 grid (row {r + 1}, column {c + 1})")
+        elif (r, c) in cells:
+            problems.append(f"two cards at row {r + 1} col {c + 1}")
+        else:
+            cells[(int(r), int(c))] = read
+    return GridRead(cells, tuple(problems), centres.mean(axis=0))
+
+
+def _seating(grids: list[GridRead]) -> list[GridRead]:
+    """Counter-clockwise around the table as the photo shows it, starting from its bottom."""
+    middle = np.mean([g.centre for g in grids], axis=0)
+
+    def turn(g: GridRead) -> float:  # 0 at the bottom (image y grows downwards), then right, top, left
+        dx, dy = g.centre - middle
+        return (90.0 - np.degrees(np.arctan2(dy, dx))) % 360.0
+
+    return sorted(grids, key=turn)
+
+
+def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | None = None) -> ScanResult:
+    """Read one round: every grid in the photo."""
+    setup = setup or {}
+    found = find_cards(image, SPEC)
+    if not found:
+        raise ScanError("no cards found in the photo (Gnoming A Round cards: a white frame around a coloured panel)")
+    tpl = templates()
+    reads = [r for r in (read_card(image, card, tpl) for card in found) if r.score >= NOT_A_CARD]
+    if sum(r.trusted for r in reads) < 0.5 * max(len(found), 1):
+        raise ScanError(f"{len(found)} cards found, but most do not look like Gnoming A Round cards: wrong game?")
+    groups = group_cards(reads)
+    grids = [arrange(g) for g in groups if len(g) >= MIN_GRID]
+    strays = sum(len(g) for g in groups if len(g) < MIN_GRID)
+    if not grids:
+        raise ScanError(f"{len(reads)} cards found but no 3 x 3 grid among them")
+    grids = _seating(grids)
+    names = list(setup.get("players") or [f"Player {k + 1}" for k in range(len(grids))])
+    warnings = []
+    if len(names) != len(grids):
+        warnings.append(f"setup names {len(names)} players but the photo shows {len(grids)} grids; numbered instead")
+        names = [f"Player {k + 1}" for k in range(len(grids))]
+    if strays:
+        warnings.append(f"{strays} card(s) outside any grid ignored (discard piles?)")
+    board_grids: dict[str, list[list[str]]] = {}
+    all_reads: list[Read] = []
+    for name, grid in zip(names, grids, strict=True):
+        faces = [["unknown"] * 3 for _ in range(3)]
+        for r in range(3):
+            for c in range(3):
+                where = f"rounds[0].grids.{name}[{r}][{c}]"
+                read = grid.cells.get((r, c))
+                if read is None:
+                    all_reads.append(Read(where, "unknown", 0.0, True, note="no card found here: missing or covered"))
+                    continue
+                faces[r][c] = read.face
+                note = "" if read.trusted else "card not recognised: check it"
+                all_reads.append(Read(where, read.face, read.score, not read.trusted, read.card.corners,
+                                      read.alternatives, note))
+        for problem in grid.problems:
+            all_reads.append(Read(f"rounds[0].grids.{name}", None, 0.0, True, note=problem))
+        board_grids[name] = faces
+    rnd: dict[str, Any] = {"grids": board_grids}
+    if setup.get("went_out_first") in board_grids:
+        rnd["went_out_first"] = setup["went_out_first"]
+    board = {"format": "golfscan/gnoming-a-round", "version": 1, "rounds": [rnd],
+             "source": {"scanner": GAME, "cards_found": len(reads)},
+             "review": [r.review_entry() for r in all_reads if r.flagged]}
+    overlay = draw_overlay(image, all_reads, grids, names)
+    if debug is not None:
+        debug.add("cards", overlay)
+    return ScanResult(GAME, board, all_reads, overlay, warnings)
+
+
+def draw_overlay(image: np.ndarray, reads: list[Read], grids: list[GridRead], names: list[str]) -> np.ndarray:
+    """Each card outlined (green read, red flagged) with its face; each grid named."""
+    out = image.copy()
+    t = max(2, image.shape[1] // 600)
+    for read in reads:
+        if read.polygon is None:
+            continue
+        colour = (0, 0, 255) if read.flagged else (0, 200, 0)
+        cv2.polylines(out, [np.round(read.polygon).astype(np.int32)], True, colour, t, cv2.LINE_AA)
+        cv2.putText(out, str(read.value), tuple(np.round(read.polygon.mean(axis=0)).astype(int)),
+                    cv2.FONT_HERSHEY_SIMPLEX, t * 0.6, colour, t, cv2.LINE_AA)
+    for name, grid in zip(names, grids, strict=True):
+        cv2.putText(out, name, tuple(np.round(grid.centre).astype(int)), cv2.FONT_HERSHEY_SIMPLEX, t, (255, 0, 255),
+                    t * 2, cv2.LINE_AA)
+    return out
+
+
+def likelihood(image: np.ndarray) -> float:
+    """How much the photo looks like Gnoming grids: the share of card-like shapes that read as our faces."""
+    try:
+        found = find_cards(image, SPEC)
+    except ScanError:
+        return 0.0
+    if not found:
+        return 0.0
+    sample = found[:12]
+    tpl = templates()
+    trusted = sum(read_card(image, c, tpl).trusted for c in sample)
+    return float(trusted / len(sample) * min(1.0, len(found) / 9))
+
+
+def compare(truth_board: dict[str, Any], read_board: dict[str, Any]) -> dict[str, Any]:
+    """Card-by-card comparison of a read round with the truth; grids are paired to agree best (the names
+    of a read need not be the players')."""
+    truth_grids = list(truth_board["rounds"][0]["grids"].values())
+    read_grids = list(read_board["rounds"][0]["grids"].values())
+    size = max(len(truth_grids), len(read_grids))
+    blank = [["missing"] * 3 for _ in range(3)]
+    truth_grids += [blank] * (size - len(truth_grids))
+    read_grids += [blank] * (size - len(read_grids))
+
+    def wrong(a: list[list[str]], b: list[list[str]]) -> int:
+        return sum(a[r][c] != b[r][c] for r in range(3) for c in range(3))
+
+    if size <= 7:
+        best = min(permutations(range(size)), key=lambda p: sum(wrong(truth_grids[i], read_grids[j])
+                                                                 for i, j in enumerate(p)))
+    else:
+        best = tuple(range(size))
+    per_grid = [wrong(truth_grids[i], read_grids[j]) for i, j in enumerate(best)]
+    real = len(truth_board["rounds"][0]["grids"])
+    return {"cards": 9 * real, "cards_wrong": sum(per_grid[:real]) + 9 * sum(1 for g in per_grid[real:] if g),
+            "grids": real, "grids_exact": sum(g == 0 for g in per_grid[:real]), "exact": sum(per_grid) == 0}
