@@ -24,12 +24,14 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+from scipy.ndimage import maximum_filter1d
 from scipy.signal import find_peaks
 
 from scanner.errors import ScanError
 from scanner.locate import thin_dark
 
 MIN_CELLS, MAX_CELLS = 2, 40
+WINDOW = 0.15  # how far (share of a square) a line may lie from its evenly spaced position
 
 
 @dataclass(frozen=True)
@@ -98,15 +100,14 @@ def subpixel_peak(values: np.ndarray, k: int) -> float:
     return float(k + (0.5 * (left - right) / denom if denom else 0.0))
 
 
-def _lines_1d(profile: np.ndarray) -> np.ndarray:
-    """Positions of the evenly spaced grid lines in a profile (first to last line)."""
+def _chain_bounds(profile: np.ndarray) -> tuple[float, float]:
+    """First and last line of the longest chain of strong, evenly spaced peaks (no outline known)."""
     period = _period(profile)
     peaks, props = find_peaks(profile, distance=max(2, int(period * 0.3)), height=0)
     if len(peaks) < MIN_CELLS + 1:
         raise ScanError("no grid found (too few printed lines)")
     heights = props["peak_heights"]
     strong = peaks[heights >= 0.4 * np.percentile(heights, 90)]
-    # The printed lines: the longest chain of strong peaks about one period apart.
     best: list[int] = []
     for start in strong:
         chain = [int(start)]
@@ -121,11 +122,43 @@ def _lines_1d(profile: np.ndarray) -> np.ndarray:
             chain.append(int(near[np.argmin(np.abs(near - target))]))
         if len(chain) > len(best) or (len(chain) == len(best) and chain[-1] - chain[0] > best[-1] - best[0]):
             best = chain
-    first, last = best[0], best[-1]
-    count = int(round((last - first) / period))
-    if not MIN_CELLS <= count <= MAX_CELLS:
-        raise ScanError(f"no usable grid found ({count} squares across)")
-    return np.linspace(first, last, count + 1)
+    return float(best[0]), float(best[-1])
+
+
+def _near_peak(profile: np.ndarray, at: float, reach: float) -> float:
+    lo, hi = int(max(0, at - reach)), int(min(len(profile) - 1, at + reach)) + 1
+    return float(lo + np.argmax(profile[lo:hi]))
+
+
+def _lines_1d(profile: np.ndarray, bounds: tuple[float, float] | None = None) -> np.ndarray:
+    """Positions of the evenly spaced grid lines in a profile (first to last line).
+
+    ``bounds`` is where the outer lines are expected (e.g. the located outline); they are snapped to the
+    strongest line nearby. The number of squares: the line spacing proposes one; of it, its neighbours
+    and its double, the one whose comb of inner line positions best hits lines while its half-way
+    positions miss them wins, so weak or hidden lines still count.
+    """
+    if bounds is None:
+        first, last = _chain_bounds(profile)
+    else:
+        reach = 0.03 * (bounds[1] - bounds[0])
+        first, last = _near_peak(profile, bounds[0], reach), _near_peak(profile, bounds[1], reach)
+    span = last - first
+    smooth = maximum_filter1d(profile, 5)
+    # The spacing of the lines (autocorrelation) proposes a count; its neighbours and its double compete.
+    guess = int(round(span / _period(profile)))
+    best, best_score = 0, -np.inf
+    for count in sorted({guess - 1, guess, guess + 1, 2 * guess}):
+        if not MIN_CELLS <= count <= MAX_CELLS:
+            continue
+        pos = np.linspace(first, last, count + 1)
+        mids = 0.5 * (pos[:-1] + pos[1:])
+        score = smooth[np.round(pos[1:-1]).astype(int)].mean() - smooth[np.round(mids).astype(int)].mean()
+        if score > best_score:
+            best, best_score = count, score
+    if best == 0 or best_score <= 0:
+        raise ScanError("no regular grid found (printed lines are not evenly spaced)")
+    return np.linspace(first, last, best + 1)
 
 
 def _refine(strength: np.ndarray, lines: np.ndarray, cross: np.ndarray, window: float) -> tuple[np.ndarray, float]:
@@ -136,14 +169,16 @@ def _refine(strength: np.ndarray, lines: np.ndarray, cross: np.ndarray, window: 
     """
     coefs, found, total = [], 0, 0
     h = strength.shape[0]
+    present = (strength > 0.3 * np.percentile(strength, 99.5)).astype(np.float32)
     for y0 in lines:
         xs, ys, ws = [], [], []
         for a, b in zip(cross[:-1], cross[1:], strict=False):
             lo, hi = int(max(0, y0 - window)), int(min(h - 1, y0 + window)) + 1
-            seg = strength[lo:hi, int(a):int(b) + 1].mean(axis=1)
+            # Share of the segment that is line: a printed line runs all along it, a pen stroke seldom does.
+            seg = present[lo:hi, int(a):int(b) + 1].mean(axis=1)
             total += 1
             k = int(np.argmax(seg))
-            if seg[k] <= 0 or seg[k] < 2.0 * np.median(seg) or k in (0, len(seg) - 1):
+            if seg[k] < 0.5 or k in (0, len(seg) - 1):
                 continue
             xs.append(0.5 * (a + b))
             ys.append(lo + subpixel_peak(seg, k))
@@ -166,16 +201,20 @@ def _robust_fit(xs: np.ndarray, ys: np.ndarray, ws: np.ndarray, fallback: float)
     return np.concatenate([np.zeros(3 - len(fit)), fit])
 
 
-def find_lattice(gray: np.ndarray) -> Lattice:
-    """Rows, columns and every line crossing of the grid in a rectified grayscale image."""
+def find_lattice(gray: np.ndarray, outline: tuple[float, float, float, float] | None = None) -> Lattice:
+    """Rows, columns and every line crossing of the grid in a rectified grayscale image.
+
+    ``outline`` (left, top, right, bottom) is where the outer grid lines are expected, if known.
+    """
     if gray.ndim == 3:
         gray = cv2.cvtColor(gray, cv2.COLOR_BGR2GRAY)
     horiz = line_strength(gray, 1)
     vert = line_strength(gray, 0)
-    row_lines = _lines_1d(horiz.mean(axis=1))
-    col_lines = _lines_1d(vert.mean(axis=0))
-    row_window = 0.3 * np.diff(row_lines).mean()
-    col_window = 0.3 * np.diff(col_lines).mean()
+    row_lines = _lines_1d(horiz.mean(axis=1), None if outline is None else (outline[1], outline[3]))
+    col_lines = _lines_1d(vert.mean(axis=0), None if outline is None else (outline[0], outline[2]))
+    # Rectification leaves lines within a small share of a square of their even positions.
+    row_window = WINDOW * np.diff(row_lines).mean()
+    col_window = WINDOW * np.diff(col_lines).mean()
     row_fit, row_found = _refine(horiz, row_lines, col_lines, row_window)
     col_fit, col_found = _refine(vert.T, col_lines, row_lines, col_window)
     points = np.zeros((len(row_lines), len(col_lines), 2))

@@ -18,7 +18,7 @@ from scanner.cells import BORDER, cut_cells, ink_map
 from scanner.debug import Debug
 from scanner.errors import ScanError
 from scanner.games.eighteen import plan as planmod
-from scanner.games.eighteen.classify import Guess, read_hazard, read_structure
+from scanner.games.eighteen.classify import Guess, read_hazard, read_structure, sure
 from scanner.games.eighteen.digits import candidates
 from scanner.games.eighteen.evaluate import compare  # noqa: F401  (plugin interface, used by `golfscan bench`)
 from scanner.games.eighteen.features import binarize, diagonal_paths, erase_path, measure
@@ -48,13 +48,14 @@ def find_geometry(image: np.ndarray) -> Geometry:
     """Grid quadrilateral -> rectified grid -> lattice; rectify again finer when the squares are small."""
     quad = find_grid_quad(image)
     rect = rectify(image, quad.corners, (GRID_SIDE, GRID_SIDE), MARGIN)
-    lattice = find_lattice(cv2.cvtColor(rect.image, cv2.COLOR_BGR2GRAY))
+    outline = (MARGIN, MARGIN, MARGIN + GRID_SIDE, MARGIN + GRID_SIDE)
+    lattice = find_lattice(cv2.cvtColor(rect.image, cv2.COLOR_BGR2GRAY), outline)
     span = max(lattice.rows, lattice.cols)
     if GRID_SIDE / span < 0.8 * CELL:
-        side = CELL * span
+        side, margin = CELL * span, CELL
         corners = rect.to_photo(lattice.corners())
-        rect = rectify(image, corners, (side, side), int(CELL * 0.75))
-        lattice = find_lattice(cv2.cvtColor(rect.image, cv2.COLOR_BGR2GRAY))
+        rect = rectify(image, corners, (side, side), margin)
+        lattice = find_lattice(cv2.cvtColor(rect.image, cv2.COLOR_BGR2GRAY), (margin, margin, margin + side, margin + side))
     return Geometry(rect, lattice)
 
 
@@ -89,6 +90,17 @@ def _tree_votes(structure: list[list[Guess | None]], patches: np.ndarray, thresh
     return votes
 
 
+def digit_candidates(patch: np.ndarray, threshold: float) -> list:
+    """Digit-sized ink pieces of a tee/green square: all its ink (digits often touch the printed border)
+    without the diagonal, which is erased along its path and on to the corners."""
+    _, path = diagonal_paths(binarize(patch, threshold))
+    ends = np.float32([[0, 0], [CELL - 1, CELL - 1]])
+    if path[0, 1] > path[-1, 1]:  # the BL-TR diagonal
+        ends = np.float32([[0, CELL - 1], [CELL - 1, 0]])
+    full_path = np.vstack([ends[:1], path, ends[1:]])
+    return candidates(erase_path((patch > threshold).astype(np.uint8), full_path, 5))
+
+
 def _label(value: dict) -> str:
     k = value["k"]
     if k == "fairway":
@@ -120,9 +132,7 @@ def scan(image: np.ndarray, setup: dict | None = None, debug: Debug | None = Non
     for r in range(rows):
         for c in range(cols):
             if structure[r][c] is not None and structure[r][c].value["k"] == "teegreen":
-                b = binarize(patches[r, c], threshold)
-                _, path = diagonal_paths(b)
-                cands[r, c] = candidates(erase_path(b, path, 5))
+                cands[r, c] = digit_candidates(patches[r, c], threshold)
                 probs[r, c] = planmod.digit_probabilities(cands[r, c])
     orient = planmod.orientation(list(probs.values()), _tree_votes(structure, patches, threshold))
     turns = orient.turns
@@ -131,6 +141,11 @@ def scan(image: np.ndarray, setup: dict | None = None, debug: Debug | None = Non
     guesses = [[structure[r][c] or read_hazard(measure(np.rot90(patches[r, c], turns), threshold))
                 for c in range(cols)] for r in range(rows)]
     final = [list(row) for row in guesses]
+    # Pre-printed symbols (gorse) come in identical twins; hand drawings never match that closely.
+    free = {(r, c): patches[r, c] for r in range(rows) for c in range(cols) if structure[r][c] is None}
+    unread = [(r, c) for (r, c) in free if guesses[r][c].value["k"] == "unknown"]
+    for (r, c), score in planmod.printed_twins(free, unread).items():
+        final[r][c] = Guess({"k": "gorse"}, sure(score, planmod.PRINTED_MATCH, 0.03), note="printed symbol")
     digit_reads = {}
     for (r, c), cs in cands.items():
         digit_reads[r, c] = planmod.read_par(cs, probs[r, c], turns)

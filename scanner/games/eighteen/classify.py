@@ -19,17 +19,23 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from math import exp
 
-from scanner.games.eighteen.features import EDGES, CellFeatures, Crossing
+from scanner.games.eighteen.features import EDGES, Blob, CellFeatures, Crossing
 
 # Thresholds, in the units of the measurements (shares of the square's side or area).
-BLACK_FILL = 0.4  # mean ink strength over a blacked-out square
+BLACK_INK = 0.75  # share of a blacked-out square that is ink
 DIAGONAL = 0.95  # ink share along the best corner-to-corner path of a drawn diagonal
 DIAGONAL_GAP = 0.08  # ... and how much better than the other diagonal it must be
 FAIRWAY_EXTENT = 0.25  # distance between a fairway's two lines where they cross an edge
 EMPTY_INK = 0.012  # ink share below which a square is blank
 DOT_AREA = 0.004  # a stipple dot is smaller than this share of the square
-DOTS = 5  # a bunker has at least this many dots
+DOTS = 4  # a stippled bunker has at least this many specks
+SPECK_AREA = 0.015  # a speck (a dot, or a few run together) is smaller than this share of the square
 HATCHED_HOLES = 8  # a piece enclosing this many paper regions is a hatch or a scribble
+EDGE_LINE = 0.08  # a straight piece thinner than this along an edge is the printed border, not a drawing
+STEM = 0.08  # a trunk reaches at least this far below the canopy
+CANOPY = 0.02  # least enclosed paper of a tree canopy
+OVAL = 1.15  # a bunker's outline is at least this much wider than tall
+ROUND = 0.35  # the paper inside an oval outline fills at least this share of its bounding box
 
 # The two triangles a diagonal makes, each with its two edges: TL-BR diagonal, then BL-TR diagonal.
 HALVES = {0: (("N", "E"), ("S", "W")), 1: (("N", "W"), ("S", "E"))}
@@ -55,12 +61,12 @@ class Guess:
 
 
 def fairway_evidence(crossing: Crossing) -> float:
-    """How much the strokes across one edge look like a fairway's two lines (their spread)."""
-    return crossing.extent if crossing.count >= 2 else 0.0
+    """How much the strokes across one edge look like a fairway (two lines, or a shaded band): their spread."""
+    return crossing.extent
 
 
 def _black(f: CellFeatures) -> Guess | None:
-    conf = sure(f.fill, BLACK_FILL, 0.04)
+    conf = sure(f.ink, BLACK_INK, 0.05)
     if conf < 0.5:
         return None
     return Guess({"k": "mountain", "style": "black"}, conf)
@@ -99,25 +105,55 @@ def _fairway(f: CellFeatures) -> Guess | None:
     return Guess(value, conf, alternatives)
 
 
+def _edge_line(b: Blob) -> bool:
+    """A straight piece hugging the square's edge: the printed border (thick outer lines) or its shadow."""
+    x, y, w, h = b.box
+    flat = h <= EDGE_LINE and w >= 0.3 and (y <= 0.15 or y + h >= 0.85)
+    tall = w <= EDGE_LINE and h >= 0.3 and (x <= 0.15 or x + w >= 0.85)
+    return flat or tall
+
+
+def _inside(dot: Blob, outer: Blob) -> bool:
+    x, y, w, h = outer.box
+    cx, cy = dot.box[0] + dot.box[2] / 2, dot.box[1] + dot.box[3] / 2
+    return x < cx < x + w and y < cy < y + h
+
+
+def _wave(b: Blob) -> bool:
+    """A thin, open, elongated stroke (a wavy line, in either direction)."""
+    w, h = b.box[2], b.box[3]
+    long, short = max(w, h), min(w, h)
+    return long >= 0.18 and long >= 1.8 * short and b.holes == 0 and b.area <= 0.5 * w * h
+
+
 def _hazard(f: CellFeatures) -> Guess:
-    if f.ink < EMPTY_INK:
-        return Guess({"k": "empty"}, sure(EMPTY_INK - f.ink, 0.0, 0.003))
-    dots = [b for b in f.blobs if b.area < DOT_AREA]
-    pieces = [b for b in f.blobs if b.area >= DOT_AREA]
-    if any(b.holes >= HATCHED_HOLES for b in pieces):
+    pieces = [b for b in f.blobs if not _edge_line(b)]
+    ink = sum(b.area for b in pieces)
+    if ink < EMPTY_INK:
+        return Guess({"k": "empty"}, sure(EMPTY_INK - ink, 0.0, 0.003))
+    big = [b for b in pieces if b.area >= DOT_AREA]
+    if any(b.holes >= HATCHED_HOLES for b in big):
         return Guess({"k": "unknown"}, 0.3, note="hatched or scribbled square")
-    if len(dots) >= DOTS:
-        return Guess({"k": "bunker"}, sure(len(dots), DOTS - 1, 1.0))
-    waves = [b for b in pieces if b.box[2] >= 0.3 and b.box[3] <= 0.25 and b.holes == 0]
-    if len(waves) >= 2 and len(waves) >= len(pieces) - 1:
-        return Guess({"k": "water"}, min(sure(len(waves), 1, 0.4), sure(f.horizontal, 0.3, 0.08)))
-    if pieces:
-        main = max(pieces, key=lambda b: b.area)
-        x, y, w, h = main.box
-        if main.hole_area >= 0.02 and h >= 0.9 * w:
-            return Guess({"k": "tree"}, min(sure(main.hole_area, 0.015, 0.005), sure(h / w, 0.8, 0.1)))
-        if main.hole_area < 0.02 and w >= 0.4 and f.horizontal < 0.35:
-            return Guess({"k": "mountain", "style": "peak"}, sure(0.35 - f.horizontal, 0.0, 0.08))
+    main = max(pieces, key=lambda b: b.area)
+    specks = [b for b in pieces if max(b.box[2], b.box[3]) < 0.25 and not b.holes]
+    if len(specks) >= DOTS and sum(b.area for b in specks) >= 0.7 * ink and ink / len(specks) < SPECK_AREA:
+        return Guess({"k": "bunker"}, sure(len(specks), DOTS - 1, 1.0))  # a stipple of small marks
+    inside = [b for b in pieces if b is not main and _inside(b, main)]
+    # A closed outline without a trunk: an oval with specks in it (or run into its rim), or a flat oval.
+    flat = main.box[2] >= OVAL * main.box[3]
+    rounded = main.hole_area >= ROUND * main.box[2] * main.box[3]  # an oval's inside fills most of its box
+    if main.holes and main.stem < STEM and rounded and (inside or main.holes >= 2 or flat):
+        evidence = sure(len(inside) + main.holes - 1 + flat, 0, 0.5)
+        return Guess({"k": "bunker"}, min(evidence, sure(STEM - main.stem, 0.0, 0.02)))
+    big = [b for b in pieces if b.area >= DOT_AREA]
+    if main.hole_area >= CANOPY and main.stem >= STEM:
+        return Guess({"k": "tree"}, min(sure(main.stem, STEM, 0.02), sure(main.hole_area, CANOPY, 0.005)))
+    waves = [b for b in big if _wave(b)]
+    if len(waves) >= 2 and sum(b.area for b in waves) >= 0.7 * sum(b.area for b in big):
+        return Guess({"k": "water"}, sure(len(waves), 1, 0.4))
+    x, y, w, h = main.box
+    if w >= 0.3 and h >= 0.2 and main.area <= 0.35 * w * h and f.horizontal < 0.35:  # open strokes, slanted
+        return Guess({"k": "mountain", "style": "peak"}, sure(0.35 - f.horizontal, 0.0, 0.08))
     return Guess({"k": "unknown"}, 0.3, note="drawing not recognised")
 
 

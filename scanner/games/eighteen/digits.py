@@ -1,8 +1,9 @@
 """Handwritten par digits (3, 4, 5): find them in a tee/green square, read them, and tell which way is up.
 
 The reader is a small neural network (one hidden layer) over HOG features of the digit's ink, trained on
-digits rendered in many typefaces with random slant, rotation, stroke width and blur (``train_model``;
-run ``python -m scanner.games.eighteen.digits`` to rebuild ``digits_model.npz``). It has a fourth class,
+digits rendered in many typefaces and written stroke by stroke by the random hands and pens of the fixtures'
+art module, with random slant, rotation, stroke width and blur (``train_model``; run
+``python -m scanner.games.eighteen.digits`` to rebuild ``digits_model.npz``). It has a fourth class,
 "not a par digit", trained on flags, stroke fragments, loops and the digits turned by 90, 180 and 270
 degrees - so it also says whether a digit is upright, which is how the plan's orientation is found.
 
@@ -91,7 +92,7 @@ def read_rotations(patch: np.ndarray) -> np.ndarray:
     return predict(np.stack([describe(np.rot90(patch, k)) for k in range(4)]))
 
 
-def without_long_lines(b: np.ndarray, length: float = 0.3) -> np.ndarray:
+def without_long_lines(b: np.ndarray, length: float = 0.45) -> np.ndarray:
     """Binary square with horizontal and vertical strokes longer than ``length`` of the side removed.
 
     A digit's own strokes are shorter than that, fairway lines and stubs longer.
@@ -100,7 +101,7 @@ def without_long_lines(b: np.ndarray, length: float = 0.3) -> np.ndarray:
     n = max(3, int(round(length * size)))
     lines = cv2.morphologyEx(b, cv2.MORPH_OPEN, np.ones((1, n), np.uint8))
     lines |= cv2.morphologyEx(b, cv2.MORPH_OPEN, np.ones((n, 1), np.uint8))
-    return b * (1 - cv2.dilate(lines, np.ones((3, 3), np.uint8)))
+    return b * (1 - lines)
 
 
 def candidates(b: np.ndarray) -> list[Candidate]:
@@ -144,6 +145,20 @@ def _render_text(text: str, rng: np.random.Generator, fonts: list) -> np.ndarray
         if k:
             canvas = cv2.dilate(canvas, np.ones((k + 1, k + 1), np.uint8))
     return canvas
+
+
+def _render_hand(text: str, rng: np.random.Generator, flag: bool = False) -> np.ndarray:
+    """A digit (or a flag) drawn stroke by stroke by a random hand and pen of the fixtures' art module."""
+    from fixtures.art.eighteen import pen as art
+
+    ink = art.Ink(96, 96, 8.0, rng)
+    pen, hand = art.random_pen(rng), art.random_hand(rng)
+    if flag:
+        art.draw_flag(ink, pen, hand, rng, (6.0, 10.5), 8.0)
+    else:
+        art.write(ink, pen, hand, rng, text, (6.0, 6.0), 8.0)
+    cover = sum(ink.layers.values())
+    return (255 * cover / max(float(cover.max()), 1e-6)).astype(np.uint8)
 
 
 def _render_other(rng: np.random.Generator) -> np.ndarray:
@@ -195,17 +210,29 @@ def training_set(n_per_class: int, seed: int = 0) -> tuple[np.ndarray, np.ndarra
     rng = np.random.default_rng(seed)
     fonts: list = list(HERSHEY) + sorted(FONT_DIR.rglob("*.ttf"))
     xs, ys = [], []
+    def digit(text: str) -> np.ndarray:  # a third typeset, two thirds handwritten
+        return _render_text(text, rng, fonts) if rng.random() < 0.33 else _render_hand(text, rng)
+
+    def sample(canvas: np.ndarray) -> np.ndarray:
+        while True:  # a distortion that leaves almost nothing of the mark is drawn again
+            patch = _distort(canvas, rng)
+            ys, xs = np.nonzero(patch)
+            if len(xs) >= 8 and max(np.ptp(xs), np.ptp(ys)) >= 6:
+                return describe(patch)
+
     for label, text in enumerate(("3", "4", "5")):
         for _ in range(n_per_class):
-            xs.append(describe(_distort(_render_text(text, rng, fonts), rng)))
+            xs.append(sample(digit(text)))
             ys.append(label)
-    for i in range(n_per_class * 2):
-        if i % 2:
-            turned = np.rot90(_render_text("345"[i % 3], rng, fonts), int(rng.integers(1, 4)))
-            patch = _distort(np.ascontiguousarray(turned), rng)
+    for i in range(n_per_class * 3):
+        kind = i % 3
+        if kind == 0:  # a par digit turned: not upright, so "other" - this is what finds the orientation
+            canvas = np.ascontiguousarray(np.rot90(digit("345"[i % 9 // 3]), int(rng.integers(1, 4))))
+        elif kind == 1:
+            canvas = _render_hand("", rng, flag=True)
         else:
-            patch = _distort(_render_other(rng), rng)
-        xs.append(describe(patch))
+            canvas = _render_other(rng)
+        xs.append(sample(canvas))
         ys.append(3)
     return np.stack(xs), np.array(ys)
 

@@ -57,6 +57,8 @@ def compare(truth_board: dict, read_board: dict) -> dict[str, Any]:
 def truth_board(path: Path) -> dict:
     """A truth file as a board dict (neutral outside-sample format converted)."""
     data = json.loads(path.read_text())
+    if "board" in data:  # a synthetic photo's truth: the board plus the photo geometry
+        return data["board"]
     if "format" in data:
         return data
     from rules.eighteen.neutral import from_neutral

@@ -42,8 +42,10 @@ class Crossing:
 
     @property
     def extent(self) -> float:
-        """Distance from the first to the last crossing stroke (0 with fewer than two)."""
-        return self.spans[-1][1] - self.spans[0][0] if len(self.spans) >= 2 else 0.0
+        """Distance from the start of the first crossing stroke to the end of the last (0 without any).
+
+        A fairway's two lines, or a shaded fairway's solid band, span a good part of the edge."""
+        return self.spans[-1][1] - self.spans[0][0] if self.spans else 0.0
 
     @property
     def inked(self) -> float:
@@ -58,6 +60,7 @@ class Blob:
     area: float  # share of the square
     holes: int  # enclosed paper regions (a tree canopy, an oval)
     hole_area: float  # the largest enclosed paper region, share of the square
+    stem: float  # how far the piece reaches below that region, under its middle (a trunk), share of the side
 
 
 @dataclass(frozen=True)
@@ -161,10 +164,16 @@ def blobs(b: np.ndarray) -> tuple[Blob, ...]:
         # holes: paper regions inside the piece not connected to the piece's surroundings
         padded = np.pad(1 - piece, 1, constant_values=1)
         n_paper, paper_labels, paper_stats, _ = cv2.connectedComponentsWithStats(padded, connectivity=4)
-        hole_sizes = [paper_stats[j, cv2.CC_STAT_AREA] for j in range(2, n_paper)
-                      if paper_stats[j, cv2.CC_STAT_AREA] >= 4]
-        out.append(Blob((x / size, y / size, w / size, h / size), area / size**2, len(hole_sizes),
-                        max(hole_sizes, default=0) / size**2))
+        holes = [j for j in range(2, n_paper) if paper_stats[j, cv2.CC_STAT_AREA] >= 4]
+        stem = 0.0
+        if holes:
+            j = max(holes, key=lambda j: paper_stats[j, cv2.CC_STAT_AREA])
+            hx, hy, hw, hh = paper_stats[j, :4] - [1, 1, 0, 0]  # back to piece coordinates
+            band = piece[hy + hh:, hx + hw // 3:hx + hw - hw // 3]
+            rows = np.nonzero(band.any(axis=1))[0] if band.size else np.array([])
+            stem = float(rows.max() + 1) / size if len(rows) else 0.0
+        out.append(Blob((x / size, y / size, w / size, h / size), area / size**2, len(holes),
+                        max((paper_stats[j, cv2.CC_STAT_AREA] for j in holes), default=0) / size**2, stem))
     return tuple(out)
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from scanner.games.eighteen.classify import HALVES, Guess, sure
@@ -150,3 +151,33 @@ def upright_index(r: int, c: int, rows: int, cols: int, turns: int) -> tuple[int
     for _ in range(turns % 4):
         r, c, rows, cols = cols - 1 - c, r, cols, rows
     return r, c
+
+
+PRINTED_MATCH = 0.9  # correlation of two squares' ink above which they carry the same printed symbol
+
+
+def _similarity(a: np.ndarray, b: np.ndarray, shift: int = 3) -> float:
+    """Best normalised correlation of two ink patches over small shifts."""
+    small_a = cv2.resize(a, (32, 32), interpolation=cv2.INTER_AREA)
+    small_b = cv2.resize(b, (32, 32), interpolation=cv2.INTER_AREA)
+    core = small_a[shift:-shift, shift:-shift]
+    result = cv2.matchTemplate(small_b, core, cv2.TM_CCOEFF_NORMED)
+    return float(result.max())
+
+
+def printed_twins(patches: dict[tuple[int, int], np.ndarray], unread: list[tuple[int, int]]) -> dict:
+    """Unread squares whose ink matches another square's almost exactly: a symbol printed on the sheet.
+
+    Hand-drawn marks never repeat that closely; the two pre-printed gorse squares do. ``patches`` are
+    the squares that may hold a symbol (no fairway or tee/green), ``unread`` those not recognised.
+    Returns {square: best match score} for the unread squares with a twin.
+    """
+    found: dict[tuple[int, int], float] = {}
+    for a in unread:
+        for b, other in patches.items():
+            if b == a:
+                continue
+            score = min(_similarity(patches[a], other), _similarity(other, patches[a]))
+            if score >= PRINTED_MATCH:
+                found[a] = max(found.get(a, 0.0), score)
+    return found
