@@ -323,6 +323,8 @@ def _local(tasks: list[tuple[Job, str, str]], jobs: int) -> Iterator[Outcome]:
 
 def _dask(tasks: list[tuple[Job, str, str]], scheduler: Any) -> Iterator[Outcome]:
     """Run on a Dask cluster: ``scheduler`` is its address or an existing ``distributed.Client``."""
+    if not tasks:  # everything up to date: no need to reach the cluster
+        return
     try:
         from distributed import Client, as_completed
     except ImportError:
@@ -332,7 +334,7 @@ def _dask(tasks: list[tuple[Job, str, str]], scheduler: Any) -> Iterator[Outcome
     except (OSError, ValueError) as err:  # TimeoutError is an OSError
         raise SetupError(f"cannot reach the Dask scheduler at {scheduler} ({_one_line(str(err)) or 'timed out'})") from None
     try:
-        futures = client.map(run_job, *zip(*tasks, strict=True), pure=False) if tasks else []
+        futures = client.map(run_job, *zip(*tasks, strict=True), pure=False)
         for future in as_completed(futures):
             yield future.result()
     finally:
