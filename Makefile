@@ -1,20 +1,26 @@
 # Two entry points for a new user:  `make example`  and  `make test`.
-# Both set the machine up first (idempotent): virtual environment, pip packages, tesseract.
+# Both set the machine up first (idempotent): virtual environment, pip packages, tesseract
+# (and chromium for the tests).
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup example test lint bench clean
+.PHONY: setup browser example test lint clean
+
+# apt-get install a Debian package when its command is missing (sudo when not root).
+define apt_install
+	@command -v $(1) >/dev/null 2>&1 || { \
+	  echo "installing $(2) via apt-get"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(2) >/dev/null; }
+endef
 
 setup: $(STAMP)
-	@command -v tesseract >/dev/null 2>&1 || { \
-	  echo "installing tesseract-ocr via apt-get"; \
-	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq tesseract-ocr >/dev/null; }
-	@command -v chromium >/dev/null 2>&1 || { \
-	  echo "installing chromium (for the review page's browser test) via apt-get"; \
-	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
+	$(call apt_install,tesseract,tesseract-ocr)
+
+# Debian's chromium, for the review page's browser test (a test tool's own browser download is not used).
+browser:
+	$(call apt_install,chromium,chromium)
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || python3 -m venv $(VENV)
@@ -28,7 +34,7 @@ example: setup
 lint: setup
 	$(VENV)/bin/ruff check .
 
-test: setup lint
+test: setup browser lint
 	$(VENV)/bin/python -m pytest
 
 clean:
