@@ -33,6 +33,8 @@ CELL = 64  # pixels per square in the cut-out patches
 GRID_SIDE = 640  # first rectification: grid side in pixels
 MARGIN = 48
 FLAG_BELOW = 0.6  # reads less sure than this are flagged for review
+PAR_SURE = 0.8  # par digits less sure than this are flagged (a wrong par changes the score)
+EDGE_GAP = 0.003  # a grid outline closer than this share of the photo to its edge is cut off
 TREE_VOTE = 2.0  # log-evidence one upright tree adds to an orientation
 TREE_CANOPY = 0.03  # least enclosed paper of a canopy, share of the square
 TREE_OFFSET = 0.05  # least shift of the ink's centre from the canopy's centre (the trunk), share of the side
@@ -47,6 +49,11 @@ class Geometry:
 def find_geometry(image: np.ndarray) -> Geometry:
     """Grid quadrilateral -> rectified grid -> lattice; rectify again finer when the squares are small."""
     quad = find_grid_quad(image)
+    h, w = image.shape[:2]
+    edge = EDGE_GAP * max(h, w)
+    x, y = quad.corners[:, 0], quad.corners[:, 1]
+    if x.min() < edge or y.min() < edge or x.max() > w - 1 - edge or y.max() > h - 1 - edge:
+        raise ScanError("the plan's grid runs off the edge of the photo; photograph the whole sheet")
     rect = rectify(image, quad.corners, (GRID_SIDE, GRID_SIDE), MARGIN)
     outline = (MARGIN, MARGIN, MARGIN + GRID_SIDE, MARGIN + GRID_SIDE)
     lattice = find_lattice(cv2.cvtColor(rect.image, cv2.COLOR_BGR2GRAY), outline)
@@ -171,8 +178,9 @@ def scan(image: np.ndarray, setup: dict | None = None, debug: Debug | None = Non
             reads.append(Read(f"cells[{ur}][{uc}]", value, g.confidence, flagged, poly, alts, note))
             if (r, c) in digit_reads:
                 d = digit_reads[r, c]
-                reads.append(Read(f"cells[{ur}][{uc}].par", d.par, d.confidence, d.par is None or d.confidence < 0.8,
-                                  poly, d.alternatives, "" if d.par else "par digit unreadable"))
+                doubt = "par digit unreadable" if d.par is None else f"par digit read as {d.par}, unsure"
+                reads.append(Read(f"cells[{ur}][{uc}].par", d.par, d.confidence,
+                                  d.par is None or d.confidence < PAR_SURE, poly, d.alternatives, doubt))
     if orient.confidence < 0.9:
         warnings.append(f"orientation of the plan is uncertain (confidence {orient.confidence:.2f}); check that "
                         "row 0 is the top of the sheet")

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+from scipy.ndimage import maximum_filter1d
 
 EDGES = ("N", "E", "S", "W")
 BAND = (0.1, 0.2)  # crossing band: from the printed line's edge to a fifth of the square inward
@@ -119,30 +120,25 @@ def diagonal_paths(b: np.ndarray, steps: int = 48) -> tuple[tuple[float, float],
     # Sample points: along TL-BR with a sideways offset along the normal (1, -1)/sqrt2.
     ys = np.clip(np.round(t[:, None] - offsets[None, :] / np.sqrt(2)), 0, size - 1).astype(int)
     xs = np.clip(np.round(t[:, None] + offsets[None, :] / np.sqrt(2)), 0, size - 1).astype(int)
-    shares, paths = [], []
-    for flip in (False, True):  # the BL-TR diagonal is TL-BR of the upside-down patch
-        img = wide[::-1] if flip else wide
-        values = img[ys, xs].astype(np.float32)
-        score = values[0].copy()
-        back = np.zeros((steps, len(offsets)), int)
-        idx = np.arange(len(offsets))
-        for k in range(1, steps):
-            cand = np.stack([np.roll(score, 1), score, np.roll(score, -1)])
-            cand[0, 0], cand[2, -1] = -1, -1  # no wrap-around
-            choice = cand.argmax(axis=0)
-            back[k] = idx + choice - 1
-            score = values[k] + cand.max(axis=0)
-        j = int(score.argmax())
-        path = [j]
-        for k in range(steps - 1, 0, -1):
-            j = back[k, j]
-            path.append(j)
-        path = np.array(path[::-1])
-        py = ys[np.arange(steps), path]
-        shares.append(float(score.max() / steps))
-        paths.append(np.stack([xs[np.arange(steps), path], size - 1 - py if flip else py], axis=1))
-    best = 0 if shares[0] >= shares[1] else 1
-    return (shares[0], shares[1]), paths[best]
+    # Both diagonals at once: the BL-TR diagonal is TL-BR of the upside-down patch.
+    values = np.stack([wide[ys, xs], wide[::-1][ys, xs]]).astype(np.float32)  # (2, steps, offsets)
+    scores = np.empty_like(values)  # best path score ending at (step, offset); a step moves the offset by <= 1
+    scores[:, 0] = values[:, 0]
+    for k in range(1, steps):
+        scores[:, k] = values[:, k] + maximum_filter1d(scores[:, k - 1], 3, axis=1, mode="nearest")
+    score = scores[:, -1]
+    shares = [float(score[d].max() / steps) for d in (0, 1)]
+    d = 0 if shares[0] >= shares[1] else 1
+    j = int(score[d].argmax())
+    path = [j]
+    for k in range(steps - 1, 0, -1):  # walk back along the best predecessors
+        lo = max(0, j - 1)
+        j = lo + int(scores[d, k - 1, lo:j + 2].argmax())
+        path.append(j)
+    path = np.array(path[::-1])
+    py = ys[np.arange(steps), path]
+    points = np.stack([xs[np.arange(steps), path], size - 1 - py if d else py], axis=1)
+    return (shares[0], shares[1]), points
 
 
 def erase_path(b: np.ndarray, path: np.ndarray, width: int) -> np.ndarray:
