@@ -200,25 +200,35 @@ def rectify_card(image: np.ndarray, card: FoundCard, spec: CardSpec, px_per_mm: 
     return rectify(image, card.corners, size)
 
 
+def white_balanced(image: np.ndarray) -> np.ndarray:
+    """A card image (BGR) divided by the colour of its paper (the brightest few per cent), as float32."""
+    img = image.astype(np.float32)
+    sample = img[::2, ::2].reshape(-1, 3)
+    bright = sample[sample.sum(axis=1) >= np.percentile(sample.sum(axis=1), 95)]
+    return img / (bright.mean(axis=0) + 1.0)
+
+
 def standardized(image: np.ndarray, box_px: tuple[int, int, int, int], blur_px: float = 1.0) -> np.ndarray:
-    """The part ``box_px`` (x0, y0, x1, y1) of a card image, blurred, each colour channel scaled to zero
-    mean and unit variance: what template matching compares (immune to light level and colour cast)."""
+    """The part ``box_px`` (x0, y0, x1, y1) of a white-balanced card image, blurred, each channel's mean
+    removed (what every card of a kind shares), scaled to unit variance over all channels together (so
+    the contrast between the channels, e.g. a purple or a teal panel against the white frame, stays)."""
     x0, y0, x1, y1 = box_px
-    part = np.ascontiguousarray(cv2.GaussianBlur(image.astype(np.float32), (0, 0), blur_px)[y0:y1, x0:x1])
-    mean, std = cv2.meanStdDev(part)
-    return (part - mean.ravel().astype(np.float32)) / (std.ravel().astype(np.float32) + 1e-3)
+    part = np.ascontiguousarray(cv2.GaussianBlur(image, (0, 0), blur_px)[y0:y1, x0:x1])
+    part -= np.array(cv2.mean(part)[:3], np.float32)
+    return part / (part.std() + 1e-3)
 
 
 @dataclass(frozen=True)
 class Templates:
-    """Reference faces for matching: label -> standardized regions of the face, upright and turned half a
-    circle. The score is the weighted mean of the regions' normalized cross-correlations (a region around
-    what tells faces apart sharpens the decision; the whole panel keeps it robust)."""
+    """Reference faces for matching: label -> standardized regions of the upright face. A card is scored
+    as photographed and turned half a circle; the score is the weighted mean of the regions' normalized
+    cross-correlations (small regions around what tells faces apart sharpen the decision, the whole card
+    keeps it robust)."""
 
     labels: tuple[str, ...]
-    features: tuple[np.ndarray, ...]  # per region: (n, 2, h, w, 3), upright and turned
+    features: tuple[np.ndarray, ...]  # per region: (n, h, w, 3)
     boxes: tuple[tuple[int, int, int, int], ...]  # per region, pixels
-    weights: tuple[float, ...]
+    weights: np.ndarray  # (regions, n): a region where a face is blank does not count for that face
     px_per_mm: float
 
     @classmethod
@@ -226,14 +236,18 @@ class Templates:
               regions: dict[tuple[float, float, float, float], float]) -> Templates:
         """``faces``: label -> BGR(A) card image at ``px_per_mm``; ``regions``: box in mm -> weight."""
         boxes = tuple(tuple(int(round(v * px_per_mm)) for v in box) for box in regions)
-        feats = tuple(np.array([[standardized(img[..., :3], box), standardized(img[::-1, ::-1, :3], box)]
-                                for img in faces.values()], np.float32) for box in boxes)
-        return cls(tuple(faces), feats, boxes, tuple(regions.values()), px_per_mm)
+        balanced = [white_balanced(img[..., :3]) for img in faces.values()]
+        feats = tuple(np.array([standardized(img, box) for img in balanced], np.float32) for box in boxes)
+        blank = np.array([[f.std() < 0.5 for f in region] for region in feats])
+        weights = np.where(blank, 0.0, np.array(list(regions.values()))[:, None])
+        return cls(tuple(faces), feats, boxes, weights, px_per_mm)
 
     def scores(self, card: np.ndarray) -> np.ndarray:
-        """(n, 2) match of a rectified card (BGR, at ``px_per_mm``) with every face, upright and turned."""
-        total = np.zeros(self.features[0].shape[:2])
-        for feats, box, weight in zip(self.features, self.boxes, self.weights, strict=True):
-            part = standardized(card, box)
-            total += weight * np.einsum("ntyxc,yxc->nt", feats, part) / part.size
-        return total / sum(self.weights)
+        """(n, 2) match of a rectified card (BGR, at ``px_per_mm``) with every face: as given, and turned."""
+        out = np.zeros((len(self.labels), 2))
+        balanced = white_balanced(card)
+        for turn, image in enumerate((balanced, np.ascontiguousarray(balanced[::-1, ::-1]))):
+            for feats, box, weight in zip(self.features, self.boxes, self.weights, strict=True):
+                part = standardized(image, box)
+                out[:, turn] += weight * np.einsum("nyxc,yxc->n", feats, part) / part.size
+        return out / self.weights.sum(axis=0)[:, None]
