@@ -60,7 +60,8 @@ class ReviewSession:
         elif path.is_dir():
             self.root = path
             plan = discover(self.root, game=game)
-            self.jobs = {j.rel: j for j in plan.jobs}
+            # A link to a photo elsewhere would let the page show a file outside the folder: left out.
+            self.jobs = {j.rel: j for j in plan.jobs if Path(j.photo).resolve().is_relative_to(self.root)}
             if not self.jobs:
                 raise ReviewError(f"{path}: no photos found")
         else:

@@ -71,6 +71,15 @@ def test_only_photos_under_the_folder_can_be_opened(club_night, painted):
             session.state(name)
 
 
+def test_a_link_to_a_photo_outside_the_folder_is_not_served(club_night, painted):
+    outside = painted.paint(club_night.parent / "outside.png", ["GFG", "EEE"])
+    (club_night / "loose" / "link.png").symlink_to(outside)
+    session = ReviewSession(club_night)
+    assert "loose/link.png" not in [p["photo"] for p in session.photos()]
+    with pytest.raises(ReviewError):
+        session.image_jpeg("loose/link.png")
+
+
 def test_single_photo_uses_its_folders_setup(club_night):
     session = ReviewSession(club_night / BO)
     assert [p["photo"] for p in session.photos()] == ["bo.png"]
