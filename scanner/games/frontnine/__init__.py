@@ -1,0 +1,337 @@
+"""The Front Nine scanner: a photo of ONE player's cards -> that player in a table board file.
+
+A finished table is photographed one player at a time (a course runs up to half a metre; four of them
+in one photo would leave the cards too small to read). Scan each player's photo with the setup
+``{"player": "Bo", "table": <the board read so far>}``: the player is added to that table, so the last
+scan holds the whole table for scoring. Without a table the board holds this player alone.
+
+Stages: find every card by its framed panel (``scanner.cards``); read each by matching it against the
+cards of the stand-in catalogue, upright and upside down (the better one tells which way it faces);
+cards printed alike count as one reading, and a weak or ambiguous best match is flagged. Then one
+plane is fitted to the photo: a homography (with one radial lens term) that makes every card a
+rigid card of the known size, the club house fixed at the origin. In that plane the course cards are
+chained from the club house, tee to flag, and the distance is the gap between the club house and the
+last course card, divided by the stand-in length of a ball.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from typing import Any
+
+import cv2
+import numpy as np
+from scipy.optimize import least_squares
+
+from fixtures.art.frontnine import BORDER_MM, CLUB_HOUSE, all_ids, exit_side, render_card, sections_mm
+from rules.frontnine.catalogue import catalogue, values
+from rules.frontnine.geometry import Placement, corners, gap_mm
+from scanner.cards import CardSpec, FoundCard, Templates, find_cards, rectify_card
+from scanner.debug import Debug
+from scanner.errors import ScanError
+from scanner.types import Read, ScanResult
+
+GAME = "the-front-nine"
+READ_PX_PER_MM = 3.0
+# The whole card (colours against the frame), and each place where course cards differ, compared on its
+# own so that one cost cube or one tree changes the score visibly: par, land cost, cost cubes, income,
+# the two columns of trees / bunkers / ponds, and the green's corner of the fairway (the exit); and a
+# special card's icon and name.
+REGIONS = {(1.0, 1.0, 62.0, 87.0): 1.0, (9.5, 8.5, 15.5, 14.5): 1.0, (47.0, 7.0, 56.0, 13.0): 1.0,
+           (4.5, 16.5, 20.0, 21.5): 1.0, (44.0, 17.0, 57.5, 21.0): 1.0, (8.0, 30.0, 24.0, 82.0): 1.0,
+           (39.0, 30.0, 55.0, 82.0): 1.0, (4.5, 22.0, 58.5, 44.0): 1.0,
+           (20.0, 38.0, 43.0, 60.0): 1.0, (4.5, 8.0, 58.5, 26.0): 1.0}  # a special card's icon and name
+# Rejection rule: correct reads on synthetic photos score 0.90 +- 0.05 with a margin over the best card
+# printed differently of 0.05 +- 0.03; below READ_MIN or MARGIN_MIN a read is flagged for review.
+READ_MIN = 0.3
+MARGIN_MIN = 0.003
+JOIN_MAX_MM = 20.0  # a tee farther than this from the previous flag exit: the chain is broken there
+
+
+def card_size() -> tuple[float, float]:
+    w, h = values()["card_mm"]
+    return float(w), float(h)
+
+
+def spec() -> CardSpec:
+    return CardSpec(card_size(), BORDER_MM)
+
+
+@cache
+def printed(card_id: str) -> str:
+    """What a card shows (its catalogue entry without the id, and where a hole exits): equal for copies."""
+    cards = catalogue()
+    entry = cards.course.get(card_id) or cards.special.get(card_id)
+    if entry is None:
+        return card_id
+    shown = {k: v for k, v in vars(entry).items() if k != "id"}
+    return repr(shown) + (exit_side(card_id) if card_id in cards.course else "")
+
+
+@lru_cache(maxsize=1)
+def course_ids() -> frozenset[str]:
+    return frozenset(catalogue().course)
+
+
+@lru_cache(maxsize=1)
+def templates() -> Templates:
+    faces = {cid: np.ascontiguousarray(render_card(cid, px_per_mm=READ_PX_PER_MM)[..., 2::-1]) for cid in all_ids()}
+    return Templates.build(faces, READ_PX_PER_MM, REGIONS)
+
+
+@dataclass(frozen=True)
+class CardRead:
+    card: FoundCard  # corners turned so that TL..TR is the card's printed top edge
+    card_id: str  # best matching catalogue id (one of its printed-alike copies)
+    score: float
+    margin: float  # over the best card printed differently
+    alternatives: tuple[tuple[str, float], ...]
+
+    @property
+    def trusted(self) -> bool:
+        return self.score >= READ_MIN and self.margin >= MARGIN_MIN
+
+    @property
+    def kind(self) -> str:
+        return "club" if self.card_id == CLUB_HOUSE else "course" if self.card_id in course_ids() else "special"
+
+
+def read_card(image: np.ndarray, card: FoundCard, tpl: Templates | None = None) -> CardRead:
+    tpl = tpl or templates()
+    scores = tpl.scores(rectify_card(image, card, spec(), tpl.px_per_mm).image)
+    best = scores.max(axis=1)
+    order = np.argsort(-best)
+    top = tpl.labels[order[0]]
+    other = [i for i in order[1:] if printed(tpl.labels[i]) != printed(top)]
+    margin = float(best[order[0]] - best[other[0]])
+    turned = int(np.argmax(scores[order[0]]))
+    alts = tuple((tpl.labels[i], round(float(best[i]), 3)) for i in other[:2])
+    return CardRead(card.turned() if turned else card, top, float(best[order[0]]), margin, alts)
+
+
+# ---- the table plane -------------------------------------------------------------------------------
+
+
+def _undistort(points: np.ndarray, centre: np.ndarray, radius: float, k1: float) -> np.ndarray:
+    d = (points - centre) / radius
+    return centre + (points - centre) / (1.0 + k1 * (d * d).sum(axis=-1, keepdims=True))
+
+
+def _to_plane(h: np.ndarray, points: np.ndarray) -> np.ndarray:
+    pts = np.c_[points, np.ones(len(points))] @ h.T
+    return pts[:, :2] / pts[:, 2:3]
+
+
+def fit_plane(photo_corners: list[np.ndarray], size: tuple[float, float], shape: tuple[int, ...]
+              ) -> tuple[list[Placement], float]:
+    """Placements (mm) of cards whose corners (TL, TR, BR, BL each) the photo shows, the first at the origin,
+    and the RMS misfit in mm. The plane map and the poses are fitted together (every card a rigid card of
+    ``size``), with one radial lens term."""
+    centre = np.array([shape[1] / 2, shape[0] / 2])
+    radius = float(np.hypot(*centre))
+    rect = np.array(corners(Placement(0, 0), size))
+    h0 = cv2.getPerspectiveTransform(photo_corners[0].astype(np.float32), rect.astype(np.float32))
+    h0 /= h0[2, 2]
+    poses0 = []
+    for quad in photo_corners[1:]:
+        mm = _to_plane(h0, quad)
+        mid = mm.mean(axis=0)
+        across = mm[1] - mm[0]
+        poses0.append([mid[0], mid[1], np.degrees(np.arctan2(across[1], across[0]))])
+    x0 = np.r_[h0.ravel()[:8], 0.0, np.ravel(poses0)]
+
+    def residuals(x: np.ndarray) -> np.ndarray:
+        h = np.r_[x[:8], 1.0].reshape(3, 3)
+        out = []
+        for k, quad in enumerate(photo_corners):
+            mm = _to_plane(h, _undistort(quad, centre, radius, x[8]))
+            at = Placement(0, 0) if k == 0 else Placement(*x[9 + 3 * (k - 1) : 12 + 3 * (k - 1)])
+            out.append(mm - np.array(corners(at, size)))
+        return np.concatenate(out).ravel()
+
+    fit = least_squares(residuals, x0, x_scale="jac", max_nfev=200)
+    poses = [Placement(0, 0)] + [Placement(*fit.x[9 + 3 * k : 12 + 3 * k]) for k in range(len(photo_corners) - 1)]
+    return poses, float(np.sqrt(np.mean(fit.fun**2)))
+
+
+def _point(at: Placement, size: tuple[float, float], art_mm: tuple[float, float]) -> np.ndarray:
+    """A point of the card art (mm from the top-left, y down) on the plane. The plane is mirrored against the
+    rules' frame (the photo's corners TL, TR, BR, BL map to corners() in order); distances do not care."""
+    q = np.array([art_mm[0] - size[0] / 2, art_mm[1] - size[1] / 2])
+    a = np.radians(at.angle_deg)
+    return np.array([at.x_mm + q[0] * np.cos(a) - q[1] * np.sin(a), at.y_mm + q[0] * np.sin(a) + q[1] * np.cos(a)])
+
+
+def _tee(at: Placement, size: tuple[float, float]) -> np.ndarray:
+    return _point(at, size, (size[0] / 2, size[1]))
+
+
+def _exits(read: CardRead, at: Placement, size: tuple[float, float]) -> list[np.ndarray]:
+    """Where the card's flag exit may be: its own, or every possible one if the card is not trusted."""
+    if read.trusted and read.kind == "course":
+        return [_point(at, size, sections_mm(read.card_id)["exit"][0])]
+    return [_point(at, size, p) for p in ((size[0] / 2, 0.0), (0.0, 36.0), (size[0], 36.0))]
+
+
+def _rect_distance(point: np.ndarray, at: Placement, size: tuple[float, float]) -> float:
+    return gap_mm(at, size, Placement(float(point[0]), float(point[1])), (1e-3, 1e-3))
+
+
+def chain(club: Placement, holes: list[tuple[CardRead, Placement]], size: tuple[float, float]
+          ) -> tuple[list[int], list[str]]:
+    """Order of the course cards from the club house, tee to flag; and where the chain looks broken."""
+    left = list(range(len(holes)))
+    order: list[int] = []
+    problems = []
+    while left:
+        if not order:
+            dist = [_rect_distance(_tee(holes[i][1], size), club, size) for i in left]
+        else:
+            read, at = holes[order[-1]]
+            dist = [min(np.linalg.norm(_tee(holes[i][1], size) - e) for e in _exits(read, at, size)) for i in left]
+        k = int(np.argmin(dist))
+        if dist[k] > JOIN_MAX_MM:
+            where = "the club house" if not order else f"hole {len(order)}"
+            problems.append(f"no tee meets {where} (nearest {dist[k]:.0f} mm away): the chain may be broken")
+        order.append(left.pop(k))
+    return order, problems
+
+
+# ---- the scan -----------------------------------------------------------------------------------------
+
+
+def _assign_ids(reads: list[CardRead], taken: set[str]) -> list[str]:
+    """One catalogue id per read: the read id, or an unused copy printed alike (each card exists once)."""
+    ids = []
+    for read in reads:
+        pool = [cid for cid in all_ids() if printed(cid) == printed(read.card_id) and cid not in taken]
+        cid = read.card_id if read.card_id in pool else (pool[0] if pool else read.card_id)
+        taken.add(cid)
+        ids.append(cid)
+    return ids
+
+
+def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | None = None) -> ScanResult:
+    """Read one player's course (see the module docstring for the setup keys)."""
+    setup = setup or {}
+    table = setup.get("table") or {"format": "golfscan/the-front-nine", "version": 1, "players": []}
+    name = setup.get("player") or f"Player {len(table['players']) + 1}"
+    if any(p["name"] == name for p in table["players"]):
+        raise ScanError(f"player {name!r} is already in the table; name this photo's player differently")
+    found = find_cards(image, spec())
+    if not found:
+        raise ScanError("no cards found in the photo (The Front Nine cards: a white frame around a coloured panel)")
+    tpl = templates()
+    reads = [read_card(image, card, tpl) for card in found]
+    trusted = [r for r in reads if r.trusted]
+    if len(trusted) < 0.5 * len(reads):
+        raise ScanError(f"{len(reads)} cards found, but most do not look like The Front Nine cards: wrong game?")
+    clubs = sorted((r for r in trusted if r.kind == "club"), key=lambda r: -r.score)
+    if not clubs:
+        raise ScanError("no club house found in the photo: the distance is measured from it")
+    club = clubs[0]
+    holes = [r for r in reads if r.kind == "course" or (not r.trusted and r.kind != "club")]
+    specials = [r for r in reads if r.trusted and r.kind == "special"]
+    size = card_size()
+    poses, misfit = fit_plane([club.card.corners] + [r.card.corners for r in holes], size, image.shape)
+    order, problems = chain(poses[0], [(r, p) for r, p in zip(holes, poses[1:], strict=True)], size)
+    taken = {cid for p in table["players"] for cid in p["course"] + p.get("specials", [])}
+    course_ids = _assign_ids([holes[i] for i in order], taken)
+    special_ids = _assign_ids(specials, taken)
+    place = f"players[{len(table['players'])}]"
+    out_reads = []
+    for k, (i, cid) in enumerate(zip(order, course_ids, strict=True)):
+        r = holes[i]
+        note = "" if r.trusted else "card not recognised with confidence: check it"
+        out_reads.append(Read(f"{place}.course[{k}]", cid, r.score, not r.trusted, r.card.corners, r.alternatives,
+                              note))
+    for k, (r, cid) in enumerate(zip(specials, special_ids, strict=True)):
+        out_reads.append(Read(f"{place}.specials[{k}]", cid, r.score, False, r.card.corners, r.alternatives))
+    warnings = []
+    distance = None
+    if holes:
+        last = poses[1 + order[-1]]
+        distance = gap_mm(poses[0], size, last, size) / float(values()["ball_mm"])
+        sure = not problems and misfit < 2.0 and all(holes[i].trusted for i in order)
+        note = f"{distance:.2f} balls from the card positions (plane fit misfit {misfit:.1f} mm)"
+        note += "".join(f"; {p}" for p in problems)
+        out_reads.append(Read(f"{place}.distance_balls", round(distance, 2), 1.0 if sure else 0.5, not sure,
+                              None, (), note))
+    if len(clubs) > 1:
+        warnings.append(f"{len(clubs)} club houses in the photo: measured from the best read one")
+    player: dict[str, Any] = {"name": name, "course": course_ids, "specials": special_ids}
+    if distance is not None:
+        player["distance_balls"] = round(distance, 2)
+    review = list(table.get("review", [])) + [r.review_entry() for r in out_reads if r.flagged]
+    board = {**table, "players": table["players"] + [player], "review": review,
+             "source": {**table.get("source", {}), "scanner": GAME}}
+    overlay = draw_overlay(image, club, out_reads)
+    if debug is not None:
+        debug.add("cards", overlay)
+    return ScanResult(GAME, board, out_reads, overlay, warnings)
+
+
+def draw_overlay(image: np.ndarray, club: CardRead, reads: list[Read]) -> np.ndarray:
+    out = image.copy()
+    t = max(2, image.shape[1] // 600)
+    cv2.polylines(out, [np.round(club.card.corners).astype(np.int32)], True, (255, 0, 255), t, cv2.LINE_AA)
+    for read in reads:
+        if read.polygon is None:
+            continue
+        colour = (0, 0, 255) if read.flagged else (0, 200, 0)
+        cv2.polylines(out, [np.round(read.polygon).astype(np.int32)], True, colour, t, cv2.LINE_AA)
+        label = read.where.rsplit(".", 1)[-1] + f" {read.value}"
+        cv2.putText(out, label, tuple(np.round(read.polygon.mean(axis=0)).astype(int)), cv2.FONT_HERSHEY_SIMPLEX,
+                    t * 0.5, colour, t, cv2.LINE_AA)
+    return out
+
+
+def likelihood(image: np.ndarray) -> float:
+    """How much the photo looks like a Front Nine course: the share of card shapes read as our cards,
+    with a club house among them."""
+    found = find_cards(image, spec())
+    if not found:
+        return 0.0
+    tpl = templates()
+    reads = [read_card(image, c, tpl) for c in found[:12]]
+    share = sum(r.trusted for r in reads) / len(reads)
+    return float(share * (1.0 if any(r.trusted and r.kind == "club" for r in reads) else 0.5))
+
+
+def merge(boards: list[dict[str, Any]]) -> dict[str, Any]:
+    """One table from boards of single players (e.g. scanned without passing the table along)."""
+    players = [p for b in boards for p in b["players"]]
+    review = [e for b in boards for e in b.get("review", [])]
+    return {"format": "golfscan/the-front-nine", "version": 1, "players": players, "review": review}
+
+
+def compare(truth_board: dict[str, Any], read_board: dict[str, Any]) -> dict[str, Any]:
+    """Each read player against the truth player of the same name (else the one sharing the most cards):
+    cards compared by what they show (course in chain order, specials as a set) and the distance."""
+    truth = truth_board["players"]
+    out = {"cards": 0, "cards_wrong": 0, "distance_abs_err": 0.0, "exact": True}
+    for p in read_board["players"]:
+        seen = [printed(c) for c in p["course"]]
+
+        def shared(t: dict[str, Any], seen: list[str] = seen) -> int:
+            return sum(a == b for a, b in zip([printed(c) for c in t["course"]], seen, strict=False))
+
+        t = next((t for t in truth if t["name"] == p["name"]), None) or max(truth, key=shared)
+        want = [printed(c) for c in t["course"]]
+        wrong = sum(a != b for a, b in zip(want, seen, strict=False)) + abs(len(want) - len(seen))
+        want_s, seen_s = sorted(printed(c) for c in t.get("specials", [])), [printed(c) for c in p.get("specials", [])]
+        missing = list(want_s)
+        for s in seen_s:
+            if s in missing:
+                missing.remove(s)
+        wrong += max(len(missing), len(seen_s) - (len(want_s) - len(missing)))
+        out["cards"] += len(want) + len(want_s)
+        out["cards_wrong"] += wrong
+        if "positions" in t and t["positions"]:
+            true_d = gap_mm(Placement(**t["club_house"]), card_size(), Placement(**t["positions"][-1]), card_size())
+            true_d /= float(values()["ball_mm"])
+            err = abs(p.get("distance_balls", float("inf")) - true_d)
+            out["distance_abs_err"] = max(out["distance_abs_err"], err)
+        out["exact"] = out["exact"] and wrong == 0
+    return out

@@ -1,0 +1,92 @@
+"""The Front Nine scanner on synthetic photos of one player's course: cards and chain order read right,
+the distance measured within a fraction of a ball, any way the photo is turned; players merged into one
+table through the setup; another game's photo and a blank photo refused."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from flatphoto import flat_photo, turned
+
+from fixtures.games import frontnine, gnoming
+from rules import registry
+from scanner.errors import ScanError
+from scanner.games import frontnine as scanner
+
+PPM = 3.0
+
+
+@pytest.fixture(scope="module")
+def course():
+    board = frontnine.random_board(np.random.default_rng(5))
+    rng = np.random.default_rng(5)
+    scene = frontnine.compose(board, rng)
+    photo = flat_photo(scene, PPM, shadows=0.3)
+    return board, frontnine.truth(board, photo), photo
+
+
+def _only(board: dict, name: str) -> dict:
+    return {**board, "players": [p for p in board["players"] if p["name"] == name]}
+
+
+def test_reads_the_course_in_chain_order_and_the_distance(course):
+    board, truth, photo = course
+    result = scanner.scan(photo.image, {"player": truth["player"]})
+    got = scanner.compare(_only(board, truth["player"]), result.board)
+    assert got["cards"] == len(truth["cards"]) - 1 and got["cards_wrong"] == 0 and got["exact"]
+    assert got["distance_abs_err"] < 0.15
+    player = result.board["players"][0]
+    assert player["name"] == truth["player"]
+    assert abs(player["distance_balls"] - truth["distance_balls"]) < 0.15
+    assert not result.flagged
+
+
+@pytest.mark.parametrize("angle", [180, 71])
+def test_rotation_does_not_change_the_read(course, angle):
+    board, truth, photo = course
+    result = scanner.scan(turned(photo, angle).image, {"player": truth["player"]})
+    got = scanner.compare(_only(board, truth["player"]), result.board)
+    assert got["exact"] and got["distance_abs_err"] < 0.15
+
+
+def test_players_photographed_one_by_one_make_one_table(course):
+    board, truth, photo = course
+    others = [p for p in board["players"] if p["name"] != truth["player"]]  # read from their own photos
+    table = {"format": "golfscan/the-front-nine", "version": 1,
+             "players": [{k: p[k] for k in ("name", "course", "specials")} | {"distance_balls": 12.0} for p in others]}
+    result = scanner.scan(photo.image, {"player": truth["player"], "table": table})
+    names = [p["name"] for p in result.board["players"]]
+    assert names == [p["name"] for p in others] + [truth["player"]]
+    engine, parsed = registry.parse_board(result.board)  # no card id used twice across the table
+    assert len(engine.score([parsed]).scores) == len(board["players"])
+    with pytest.raises(ScanError, match="already in the table"):
+        scanner.scan(photo.image, {"player": others[0]["name"], "table": table})
+
+
+def test_merge_joins_single_player_boards():
+    a = {"format": "golfscan/the-front-nine", "version": 1, "players": [{"name": "A", "course": ["c01"]}]}
+    b = {"format": "golfscan/the-front-nine", "version": 1, "players": [{"name": "B", "course": ["c02"]}],
+         "review": [{"where": "players[0].course[0]", "confidence": 0.2}]}
+    merged = scanner.merge([a, b])
+    assert [p["name"] for p in merged["players"]] == ["A", "B"] and len(merged["review"]) == 1
+
+
+def test_cards_printed_alike_count_as_the_same_read():
+    assert scanner.printed("c01") == scanner.printed("c07")  # the catalogue holds two copies of this hole
+    assert scanner.printed("c01") != scanner.printed("c03")
+    truth = {"players": [{"name": "A", "course": ["c01", "c09"], "specials": ["dune"]}]}
+    read = {"players": [{"name": "A", "course": ["c07", "c09"], "specials": ["waterfall"]}]}
+    assert scanner.compare(truth, read) == {"cards": 3, "cards_wrong": 1, "distance_abs_err": 0.0, "exact": False}
+
+
+def test_another_games_photo_is_refused():
+    board = gnoming.random_board(np.random.default_rng(3))
+    photo = flat_photo(gnoming.compose(board, np.random.default_rng(3)), 1.5)
+    with pytest.raises(ScanError):
+        scanner.scan(photo.image)
+    assert scanner.likelihood(photo.image) < 0.3
+
+
+def test_a_photo_without_cards_is_a_scan_error():
+    with pytest.raises(ScanError, match="no cards"):
+        scanner.scan(np.full((600, 800, 3), 200, np.uint8))
