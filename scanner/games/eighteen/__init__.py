@@ -119,8 +119,18 @@ def _label(value: dict) -> str:
     return {"empty": ".", "gorse": "G", "water": "~", "tree": "T", "bunker": "B", "unknown": "?"}[k]
 
 
-def scan(image: np.ndarray, setup: dict | None = None, debug: Debug | None = None) -> ScanResult:
-    """Read a photo of a course plan. Raises ScanError when no plan can be read."""
+@dataclass(frozen=True)
+class PlanReading:
+    """Everything read from a photo, in the rectified frame (``turns`` quarter turns from upright)."""
+
+    geometry: Geometry
+    squares: list[list[Guess]]  # final reading of every square, rectified frame
+    digits: dict[tuple[int, int], planmod.DigitRead]  # par digit of each tee/green square
+    orientation: planmod.Orientation
+
+
+def read_plan(image: np.ndarray) -> PlanReading:
+    """Find the grid, read every square and par digit, and find which way is up."""
     if image is None or image.ndim != 3 or min(image.shape[:2]) < 64:
         raise ScanError("not a colour photo large enough to read")
     geo = find_geometry(image)
@@ -157,13 +167,21 @@ def scan(image: np.ndarray, setup: dict | None = None, debug: Debug | None = Non
     for (r, c), cs in cands.items():
         digit_reads[r, c] = planmod.read_par(cs, probs[r, c], turns)
         final[r][c] = planmod.resolve_teegreen(guesses, r, c, digit_reads[r, c])
+    return PlanReading(geo, final, digit_reads, orient)
+
+
+def scan(image: np.ndarray, setup: dict | None = None, debug: Debug | None = None) -> ScanResult:
+    """Read a photo of a course plan. Raises ScanError when no plan can be read."""
+    plan = read_plan(image)
+    rect, lattice = plan.geometry.rectified, plan.geometry.lattice
+    rows, cols, turns, orient = lattice.rows, lattice.cols, plan.orientation.turns, plan.orientation
+    final, digit_reads = plan.squares, plan.digits
 
     # Upright board.
     up_rows, up_cols = (cols, rows) if turns % 2 else (rows, cols)
     cells: list[list[Any]] = [[None] * up_cols for _ in range(up_rows)]
     reads: list[Read] = []
     warnings: list[str] = []
-    polygons = {}
     for r in range(rows):
         for c in range(cols):
             ur, uc = planmod.upright_index(r, c, rows, cols, turns)
@@ -171,7 +189,6 @@ def scan(image: np.ndarray, setup: dict | None = None, debug: Debug | None = Non
             value = planmod.rotate_value(g.value, turns)
             cells[ur][uc] = value
             poly = rect.to_photo(lattice.cell_quad(r, c))
-            polygons[ur, uc] = poly
             alts = tuple((planmod.rotate_value(v, turns), p) for v, p in g.alternatives)
             flagged = g.confidence < FLAG_BELOW or value["k"] == "unknown"
             note = g.note or (f"unsure reading: {value['k']}" if flagged else "")

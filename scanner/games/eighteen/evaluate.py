@@ -2,7 +2,8 @@
 
 ``compare`` counts differences between a true and a read board; ``evaluate_folder`` scans every photo that
 has a truth file beside it (``plan_NNNN.jpg`` + ``plan_NNNN.json``, the truth either a board file or the
-neutral format of outside samples). Run ``python -m scanner.games.eighteen.evaluate FOLDER [--tesseract]``.
+neutral format of outside samples). Run ``python -m scanner.games.eighteen.evaluate FOLDER``; with
+``--digits`` it compares the par-digit network with tesseract on the same ink pieces instead.
 
 Example:
     >>> t = {"cells": [[{"k": "empty"}, {"k": "teegreen", "green_edge": "W", "tee_edge": "E", "par": 3}]]}
@@ -19,6 +20,9 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+
+import cv2
+import numpy as np
 
 from scanner.errors import ScanError
 from scanner.load import load_photo
@@ -111,10 +115,59 @@ def evaluate_folder(folder: Path) -> dict[str, Any]:
     return {"totals": totals, "photos": rows}
 
 
+def tesseract_digit(patch: np.ndarray) -> int | None:
+    """Tesseract's reading of one upright binary digit crop (single character, digits 3-5 only)."""
+    import pytesseract
+
+    img = np.pad(255 * (1 - patch.astype(np.uint8)), 6, constant_values=255)
+    img = cv2.resize(img, None, fx=3, fy=3, interpolation=cv2.INTER_CUBIC)
+    text = pytesseract.image_to_string(img, config="--psm 10 -c tessedit_char_whitelist=345").strip()
+    return int(text[0]) if text[:1] in ("3", "4", "5") else None
+
+
+def digit_study(folder: Path) -> dict[str, int]:
+    """Par digits right by the network and by tesseract on the same ink pieces (the ones the scanner chose).
+
+    Counts every true tee/green square; a square where no piece was found counts as wrong for both.
+    """
+    from scanner.games import eighteen
+    from scanner.games.eighteen.plan import upright_index
+
+    counts = {"digits": 0, "network_right": 0, "tesseract_right": 0, "no_piece": 0}
+    for photo in sorted(folder.glob("*.jpg")) + sorted(folder.glob("*.png")):
+        truth_path = photo.with_suffix(".json")
+        if not truth_path.exists():
+            continue
+        truth = truth_board(truth_path)["cells"]
+        try:
+            plan = eighteen.read_plan(load_photo(photo).image)
+        except ScanError:
+            continue
+        lat, turns = plan.geometry.lattice, plan.orientation.turns
+        where = {upright_index(r, c, lat.rows, lat.cols, turns): (r, c)
+                 for r in range(lat.rows) for c in range(lat.cols)}
+        for ur, row in enumerate(truth):
+            for uc, cell in enumerate(row):
+                if cell["k"] != "teegreen":
+                    continue
+                counts["digits"] += 1
+                read = plan.digits.get(where.get((ur, uc), (-1, -1)))
+                if read is None or read.patch is None:
+                    counts["no_piece"] += 1
+                    continue
+                counts["network_right"] += int(read.par == cell["par"])
+                upright = np.ascontiguousarray(np.rot90(read.patch, turns))
+                counts["tesseract_right"] += int(tesseract_digit(upright) == cell["par"])
+    return counts
+
+
 def main(argv: list[str]) -> int:
     if not argv:
-        print("usage: python -m scanner.games.eighteen.evaluate FOLDER", file=sys.stderr)
+        print("usage: python -m scanner.games.eighteen.evaluate FOLDER [--digits]", file=sys.stderr)
         return 2
+    if "--digits" in argv:
+        print(json.dumps(digit_study(Path(argv[0]))))
+        return 0
     report = evaluate_folder(Path(argv[0]))
     for row in report["photos"]:
         print(json.dumps(row))

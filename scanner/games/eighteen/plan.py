@@ -27,6 +27,7 @@ from scanner.games.eighteen.digits import LABELS, PAR, Candidate, read_rotations
 CCW = {"N": "W", "W": "S", "S": "E", "E": "N"}  # where an edge goes when the grid turns a quarter anticlockwise
 OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
 STEP = {"N": (-1, 0), "E": (0, 1), "S": (1, 0), "W": (0, -1)}
+PAR_REJECT = 0.5  # a par digit read with less probability than this is reported as unreadable
 FLOOR = 0.1  # a vote's probability floor: one square moves the choice by at most log(1 / FLOOR)
 
 
@@ -44,6 +45,7 @@ class DigitRead:
     confidence: float
     centre: tuple[float, float] | None
     alternatives: tuple[tuple[int, float], ...] = ()
+    patch: np.ndarray | None = None  # the ink piece read (binary, rectified frame)
 
 
 @dataclass(frozen=True)
@@ -87,9 +89,10 @@ def read_par(cands: list[Candidate], probs: np.ndarray, turns: int) -> DigitRead
     value = PAR[LABELS[order[0]]]
     confidence = float(p[order[0]])
     alternatives = tuple((PAR[LABELS[j]], float(p[j])) for j in order[1:] if p[j] > 0.01)
-    if confidence < 0.5:
-        return DigitRead(None, confidence, cands[best].centre, ((value, confidence),) + alternatives)
-    return DigitRead(value, confidence, cands[best].centre, alternatives)
+    if confidence < PAR_REJECT:
+        return DigitRead(None, confidence, cands[best].centre, ((value, confidence),) + alternatives,
+                         cands[best].patch)
+    return DigitRead(value, confidence, cands[best].centre, alternatives, cands[best].patch)
 
 
 def half_of(diagonal: int, centre: tuple[float, float]) -> int:
