@@ -9,6 +9,7 @@ import pytest
 from flatphoto import flat_photo, turned
 
 from fixtures.games import frontnine, gnoming
+from golfscan.pipeline import merge_setup
 from rules import registry
 from scanner.errors import ScanError
 from scanner.games import frontnine as scanner
@@ -31,7 +32,7 @@ def _only(board: dict, name: str) -> dict:
 
 def test_reads_the_course_in_chain_order_and_the_distance(course):
     board, truth, photo = course
-    result = scanner.scan(photo.image, {"player": truth["player"]})
+    result = scanner.scan(photo.image, {"players": [{"name": truth["player"]}]})
     got = scanner.compare(_only(board, truth["player"]), result.board)
     assert got["cards"] == len(truth["cards"]) - 1 and got["cards_wrong"] == 0 and got["exact"]
     assert got["distance_abs_err"] < 0.15
@@ -44,7 +45,7 @@ def test_reads_the_course_in_chain_order_and_the_distance(course):
 @pytest.mark.parametrize("angle", [180, 71])
 def test_rotation_does_not_change_the_read(course, angle):
     board, truth, photo = course
-    result = scanner.scan(turned(photo, angle).image, {"player": truth["player"]})
+    result = scanner.scan(turned(photo, angle).image)  # no setup: "Player 1", compared by the cards
     got = scanner.compare(_only(board, truth["player"]), result.board)
     assert got["exact"] and got["distance_abs_err"] < 0.15
 
@@ -52,15 +53,15 @@ def test_rotation_does_not_change_the_read(course, angle):
 def test_players_photographed_one_by_one_make_one_table(course):
     board, truth, photo = course
     others = [p for p in board["players"] if p["name"] != truth["player"]]  # read from their own photos
-    table = {"format": "golfscan/the-front-nine", "version": 1,
-             "players": [{k: p[k] for k in ("name", "course", "specials")} | {"distance_balls": 12.0} for p in others]}
-    result = scanner.scan(photo.image, {"player": truth["player"], "table": table})
-    names = [p["name"] for p in result.board["players"]]
-    assert names == [p["name"] for p in others] + [truth["player"]]
+    before = [{k: p[k] for k in ("name", "course", "specials")} | {"distance_balls": 12.0} for p in others]
+    setup = {"players": [*before[:1], {"name": truth["player"]}, *before[1:]]}
+    result = scanner.scan(photo.image, setup)
+    assert [p["name"] for p in result.board["players"]] == [p["name"] for p in setup["players"]]
+    assert merge_setup(result.board, setup) == result.board  # the pipeline's overlay of the setup changes nothing
     engine, parsed = registry.parse_board(result.board)  # no card id used twice across the table
     assert len(engine.score([parsed]).scores) == len(board["players"])
     with pytest.raises(ScanError, match="already in the table"):
-        scanner.scan(photo.image, {"player": others[0]["name"], "table": table})
+        scanner.scan(photo.image, {"players": [*before, {"name": others[0]["name"]}]})
 
 
 def test_merge_joins_single_player_boards():

@@ -53,11 +53,13 @@ def test_rotation_does_not_change_the_read(two_grids, angle):
     assert scanner.compare(board, result.board)["exact"]
 
 
-def test_setup_names_the_players_and_who_went_out(two_grids):
+def test_setup_says_who_went_out_first(two_grids):
     board, _, photo = two_grids
-    result = scanner.scan(photo.image, {"players": ["Ada", "Bo"], "went_out_first": "Bo"})
+    result = scanner.scan(photo.image, {"rounds": [{"went_out_first": "Player 2"}]})
     rnd = result.board["rounds"][0]
-    assert sorted(rnd["grids"]) == ["Ada", "Bo"] and rnd["went_out_first"] == "Bo"
+    assert sorted(rnd["grids"]) == ["Player 1", "Player 2"] and rnd["went_out_first"] == "Player 2"
+    result = scanner.scan(photo.image, {"rounds": [{"went_out_first": "Ada"}]})
+    assert "went_out_first" not in result.board["rounds"][0] and "Ada" in result.warnings[0]
 
 
 def test_a_missing_card_is_flagged_where_it_belongs(two_grids):

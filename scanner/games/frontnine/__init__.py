@@ -1,9 +1,11 @@
 """The Front Nine scanner: a photo of ONE player's cards -> that player in a table board file.
 
 A finished table is photographed one player at a time (a course runs up to half a metre; four of them
-in one photo would leave the cards too small to read). Scan each player's photo with the setup
-``{"player": "Bo", "table": <the board read so far>}``: the player is added to that table, so the last
-scan holds the whole table for scoring. Without a table the board holds this player alone.
+in one photo would leave the cards too small to read). The setup, a partial board laid over the read
+one, names the player and carries the players read before: ``{"players": [<Ada as read from her
+photo>, {"name": "Bo"}]}`` reads this photo as Bo (the entry without a ``course``) and returns the
+whole table so far, ready to score once the last player is in. Without a setup the photo's player is
+"Player 1", alone at the table (:func:`merge` joins such single-player boards).
 
 Stages: find every card by its framed panel (``scanner.cards``); read each by matching it against the
 cards of the stand-in catalogue, upright and upside down (the better one tells which way it faces);
@@ -214,11 +216,13 @@ def _assign_ids(reads: list[CardRead], taken: set[str]) -> list[str]:
 
 def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | None = None) -> ScanResult:
     """Read one player's course (see the module docstring for the setup keys)."""
-    setup = setup or {}
-    table = setup.get("table") or {"format": "golfscan/the-front-nine", "version": 1, "players": []}
-    name = setup.get("player") or f"Player {len(table['players']) + 1}"
-    if any(p["name"] == name for p in table["players"]):
+    given = [dict(p) for p in (setup or {}).get("players", [])]
+    slot = next((k for k, p in enumerate(given) if "course" not in p), len(given))
+    name = given[slot].get("name") if slot < len(given) else None
+    name = name or f"Player {slot + 1}"
+    if any(p.get("name") == name for k, p in enumerate(given) if k != slot):
         raise ScanError(f"player {name!r} is already in the table; name this photo's player differently")
+    table = {"format": "golfscan/the-front-nine", "version": 1, "players": [p for p in given if "course" in p]}
     found = find_cards(image, spec())
     if not found:
         raise ScanError("no cards found in the photo (The Front Nine cards: a white frame around a coloured panel)")
@@ -239,7 +243,7 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
     taken = {cid for p in table["players"] for cid in p["course"] + p.get("specials", [])}
     course_ids = _assign_ids([holes[i] for i in order], taken)
     special_ids = _assign_ids(specials, taken)
-    place = f"players[{len(table['players'])}]"
+    place = f"players[{slot}]"
     out_reads = []
     for k, (i, cid) in enumerate(zip(order, course_ids, strict=True)):
         r = holes[i]
@@ -263,9 +267,9 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
     player: dict[str, Any] = {"name": name, "course": course_ids, "specials": special_ids}
     if distance is not None:
         player["distance_balls"] = round(distance, 2)
-    review = list(table.get("review", [])) + [r.review_entry() for r in out_reads if r.flagged]
-    board = {**table, "players": table["players"] + [player], "review": review,
-             "source": {**table.get("source", {}), "scanner": GAME}}
+    players = table["players"][:slot] + [player] + table["players"][slot:]
+    board = {**table, "players": players, "review": [r.review_entry() for r in out_reads if r.flagged],
+             "source": {"scanner": GAME}}
     overlay = draw_overlay(image, club, out_reads)
     if debug is not None:
         debug.add("cards", overlay)

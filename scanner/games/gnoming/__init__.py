@@ -8,8 +8,9 @@ hardly better than the runner-up, is read as ``unknown`` and flagged (thresholds
 statistics of correct reads, see READ_MIN / MARGIN_MIN). Template matching beat reading the printed
 number with tesseract on synthetic photos (see :mod:`scanner.games.gnoming.ocr`).
 
-Setup (optional): ``{"players": [names in seating order], "went_out_first": name}``. Without names the
-grids are called Player 1, 2, ... counter-clockwise from the bottom of the photo.
+The grids are named Player 1, 2, ... counter-clockwise around the table from the bottom of the photo.
+Setup (optional) is a partial board laid over the read one, e.g. ``{"rounds": [{"went_out_first":
+"Player 2"}]}``; read from it here: who went out first.
 """
 
 from __future__ import annotations
@@ -174,11 +175,8 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
     if not grids:
         raise ScanError(f"{len(reads)} cards found but no 3 x 3 grid among them")
     grids = _seating(grids)
-    names = list(setup.get("players") or [f"Player {k + 1}" for k in range(len(grids))])
+    names = [f"Player {k + 1}" for k in range(len(grids))]
     warnings = []
-    if len(names) != len(grids):
-        warnings.append(f"setup names {len(names)} players but the photo shows {len(grids)} grids; numbered instead")
-        names = [f"Player {k + 1}" for k in range(len(grids))]
     if strays:
         warnings.append(f"{strays} card(s) outside any grid ignored (discard piles?)")
     board_grids: dict[str, list[list[str]]] = {}
@@ -200,8 +198,11 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
             all_reads.append(Read(f"rounds[0].grids.{name}", None, 0.0, True, note=problem))
         board_grids[name] = faces
     rnd: dict[str, Any] = {"grids": board_grids}
-    if setup.get("went_out_first") in board_grids:
-        rnd["went_out_first"] = setup["went_out_first"]
+    out_first = (setup.get("rounds") or [{}])[0].get("went_out_first")
+    if out_first in board_grids:
+        rnd["went_out_first"] = out_first
+    elif out_first is not None:
+        warnings.append(f"setup says {out_first!r} went out first, but the grids are {', '.join(board_grids)}")
     board = {"format": "golfscan/gnoming-a-round", "version": 1, "rounds": [rnd],
              "source": {"scanner": GAME, "cards_found": len(reads)},
              "review": [r.review_entry() for r in all_reads if r.flagged]}
