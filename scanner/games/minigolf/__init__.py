@@ -38,7 +38,7 @@ LOOK_SIDE = 1000  # first look for the course at this resolution (longer side)
 TILE_PX = 100  # then read it at about this many pixels per tile
 COURSE_TILES = 42  # tiles of a typical finished course (only sets the working resolution)
 FACINGS = ("SE", "SW", "NW", "NE")  # clockwise: one quarter turn of the course moves a facing one step
-OCCUPIED = 0.2  # share of grass pixels that makes a cell hold a tile (a crossover shows about 0.4)
+TILE_MIN = 0.6  # a cell with little grass holds a tile when it matches one at least this well
 ENTRANCE_MIN = 0.45  # correlation with the entrance art that a cell needs to be the entrance
 TOKEN_DOUBT = 0.06  # token reading margin under this is flagged
 FLAG_BELOW = 0.6  # tile reading score under this is flagged
@@ -98,19 +98,18 @@ def likelihood(image: np.ndarray) -> float:
     return float(min(1.0, grass / 0.15) * min(1.0, path / 0.08))
 
 
-def _occupancy(p: Prepared, lattice: Lattice) -> np.ndarray:
-    """Share of grass in the middle of every cell of the lattice padded by one cell all round (every tile
-    shows some grass; a red table does not)."""
-    art = flatten(p.masks.grass.astype(np.uint8) * 255, lattice, px=16, pad=1).astype(np.float32) / 255
-    rows, cols = lattice.rows + 2, lattice.cols + 2
-    cells = art.reshape(rows, 16, cols, 16)[:, 3:13, :, 3:13]
-    return cells.mean(axis=(1, 3))
+def _cover(p: Prepared, lattice: Lattice) -> tuple[np.ndarray, np.ndarray]:
+    """Shares of grass and of tile art (grass or path) in the middle of every cell of the lattice padded by
+    one cell all round."""
+    def share(mask: np.ndarray) -> np.ndarray:
+        flat = flatten(mask.astype(np.uint8) * 255, lattice, px=16, pad=1).astype(np.float32) / 255
+        return flat.reshape(lattice.rows + 2, 16, lattice.cols + 2, 16)[:, 3:13, :, 3:13].mean(axis=(1, 3))
+
+    return share(p.masks.grass), share(p.masks.art)
 
 
-def _without_tokens(img: np.ndarray, lattice: Lattice, tokens: list[TokenRead]) -> np.ndarray:
-    """The working image with token discs painted over from around them (they hide tile art)."""
-    if not tokens:
-        return img
+def _token_mask(img: np.ndarray, lattice: Lattice, tokens: list[TokenRead]) -> np.ndarray:
+    """Where tokens lie on the working image (255), a little beyond their rims."""
     mask = np.zeros(img.shape[:2], np.uint8)
     ring = RADIUS * 1.15  # the whole token, a little beyond its rim
     t = np.linspace(0, 2 * np.pi, 24, endpoint=False)
@@ -118,7 +117,7 @@ def _without_tokens(img: np.ndarray, lattice: Lattice, tokens: list[TokenRead]) 
         x, y = tok.centre
         circle = np.stack([x + ring * np.cos(t), y + ring * np.sin(t)], axis=1)
         cv2.fillPoly(mask, [np.round(lattice.to_photo(circle)).astype(np.int32)], 255)
-    return cv2.inpaint(img, mask, 3, cv2.INPAINT_TELEA)
+    return mask
 
 
 def _turn(rc: tuple[int, int], turns: int) -> tuple[int, int]:
@@ -135,18 +134,21 @@ class _Cells:
 
 
 def _read_cells(p: Prepared, lattice: Lattice, tokens: list[TokenRead]) -> _Cells:
-    occ = _occupancy(p, lattice)
-    clean = _without_tokens(p.small, lattice, tokens)
+    grass, art = _cover(p, lattice)
+    hide = _token_mask(p.small, lattice, tokens)
+    clean = cv2.inpaint(p.small, hide, 3, cv2.INPAINT_TELEA) if tokens else p.small  # for the first look
     tiles: dict[tuple[int, int], TileRead] = {}
     entrance = None
     for r in range(-1, lattice.rows + 1):
         for c in range(-1, lattice.cols + 1):
             quad = lattice.cell_quad(r, c)
-            if occ[r + 1, c + 1] >= OCCUPIED:
-                tiles[(r, c)] = read_tile(cut_cell(clean, quad))
-                continue
             score, facing = entrance_score(cut_cell(p.small, quad))
-            if score >= ENTRANCE_MIN and (entrance is None or score > entrance[2]):
+            g, a = grass[r + 1, c + 1], art[r + 1, c + 1]
+            read = read_tile(cut_cell(clean, quad), cut_cell(hide, quad) > 127) if g >= 0.1 or a >= 0.5 else None
+            # a tile: mostly grass (then even unrecognised), or looking like one more than like the entrance
+            if read is not None and (g >= 0.35 or read.score >= max(score, TILE_MIN)):
+                tiles[(r, c)] = read
+            elif score >= ENTRANCE_MIN and (entrance is None or score > entrance[2]):
                 entrance = ((r, c), facing, score)
     return _Cells(tiles, entrance)
 

@@ -1,8 +1,8 @@
 """Colour stage: undo the light's colour cast with the tiles' own colours, then grass / path masks.
 
 Every course tile is printed with the same grass green and terracotta path. A loose first look finds
-pixels that are clearly one or the other under any usual light; the per-channel gains that bring their
-medians back to the printed colours are the white balance. After it, tight thresholds classify.
+pixels that are clearly grass under any usual light; the per-channel gains that bring their median back
+to the printed green are the white balance. After it, tight thresholds classify grass and path.
 
 >>> import numpy as np
 >>> img = np.zeros((10, 20, 3), np.uint8); img[:, :10] = (56, 138, 72); img[:, 10:] = (52, 74, 181)
@@ -21,8 +21,7 @@ import numpy as np
 
 from scanner.errors import ScanError
 
-GRASS_BGR = np.array([56.0, 138.0, 72.0])  # printed colours (BGR), as in the reference art
-PATH_BGR = np.array([52.0, 74.0, 181.0])
+GRASS_BGR = np.array([56.0, 138.0, 72.0])  # printed grass (BGR), as in the reference art
 
 
 @dataclass(frozen=True)
@@ -67,23 +66,20 @@ def largest_filled(mask: np.ndarray, close_px: int) -> np.ndarray:
 
 
 def near_grass(grass: np.ndarray, region: np.ndarray) -> np.ndarray:
-    """Pixels of the course region within about a fifth of a tile of grass: where pathways can be (a red
-    table showing through a hole in the course is mostly farther away)."""
-    k = 2 * int(0.03 * np.sqrt(region.sum())) + 1
+    """Pixels of the course region near grass: where pathways can be (a red table showing through a hole in
+    the course is mostly farther away). Near: a fifth to two fifths of a tile, for 10 to 50 tiles."""
+    k = 2 * int(0.06 * np.sqrt(region.sum())) + 1
     return region & cv2.dilate(grass.astype(np.uint8), np.ones((k, k), np.uint8)).astype(bool)
 
 
 def balance(img: np.ndarray) -> np.ndarray:
-    """Per-channel gains fitted so the clearest grass and path pixels of the course take their printed
-    colours (path pixels only beside grass: a red table must not pull the balance)."""
+    """Per-channel gains that give the course's grass its printed colour. A colour cast scales each channel,
+    so one reference colour fixes all three gains; grass is the surest one (the path's red could be
+    confused with a red table)."""
     m = classify(img, loose=True)
     if m.grass.sum() < 50:
         return img
     region = largest_filled(m.grass, max(img.shape[:2]) // 40)
-    path = m.path & near_grass(m.grass, region)
-    if path.sum() < 20:
-        return img
-    seen = np.stack([np.median(img[m.grass & region], axis=0), np.median(img[path], axis=0)]).astype(np.float64)
-    ref = np.stack([GRASS_BGR, PATH_BGR])
-    gains = (seen * ref).sum(axis=0) / np.maximum((seen * seen).sum(axis=0), 1e-6)
+    seen = np.median(img[m.grass & region], axis=0).astype(np.float64)
+    gains = GRASS_BGR / np.maximum(seen, 1.0)
     return np.clip(img.astype(np.float32) * gains, 0, 255).astype(np.uint8)

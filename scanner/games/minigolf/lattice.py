@@ -135,9 +135,14 @@ def tile_counts(quad: np.ndarray, path: np.ndarray, art: np.ndarray) -> tuple[in
     ridge = (dist > 0) & (dist >= cv2.dilate(dist, np.ones((5, 5), np.uint8)) - 1e-3)
     if ridge.sum() < 20:
         raise ScanError("no Minigolf Designer course found (no red pathways on the tiles)")
+    # the most common ridge distance is the bands' half width (specks are thinner, a red table in a hole
+    # of the course is wider and rarer)
     along = dist[ridge]
-    along = along[along > 0.5 * np.percentile(along, 90)]  # the bands' middles, not specks and frayed ends
-    tile = 2 * float(np.median(along)) / PATH_SHARE
+    counts = np.bincount(np.round(along[along >= 2.5]).astype(int))
+    if counts.sum() < 20:
+        raise ScanError("no Minigolf Designer course found (no red pathways on the tiles)")
+    counts = np.convolve(counts, [1, 2, 1], mode="same")
+    tile = 2 * float(np.argmax(counts)) / PATH_SHARE
     gaps = 1.0 - _flatten(quad, art)
     counts = []
     for axis, profile in ((0, gaps.mean(axis=1)), (1, gaps.mean(axis=0))):

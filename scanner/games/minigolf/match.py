@@ -117,29 +117,36 @@ def _scores(patch: np.ndarray, which: str = "tiles") -> tuple[np.ndarray, np.nda
     return corr.max(axis=0), where
 
 
-def _fine(patch: np.ndarray, template: np.ndarray, loc: np.ndarray) -> float:
+def _fine(patch: np.ndarray, template: np.ndarray, loc: np.ndarray, seen: np.ndarray | None) -> float:
     """Correlation after aligning the patch to the template by an affine warp (ECC), from offset ``loc``:
-    small features (a person, a flag) only line up once a tile's slight turn and the lattice error are undone."""
+    small features (a person, a flag) only line up once a tile's slight turn and the lattice error are undone.
+    ``seen`` (uint8, patch pixels not hidden by a token) limits both steps to what the photo shows."""
     warp = np.array([[1, 0, loc[0]], [0, 1, loc[1]]], np.float32)
     g_t = cv2.cvtColor(template, cv2.COLOR_BGR2GRAY)
     g_p = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
     with contextlib.suppress(cv2.error):  # no convergence: keep the coarse offset
         _, warp = cv2.findTransformECC(g_t, g_p, warp, cv2.MOTION_AFFINE,
-                                       (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 40, 1e-4), None, 3)
+                                       (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 40, 1e-4), seen, 3)
     h, w = template.shape[:2]
-    aligned = cv2.warpAffine(patch, warp, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                             borderMode=cv2.BORDER_REPLICATE)
-    a = aligned - aligned.mean(axis=(0, 1))
-    b = template - template.mean(axis=(0, 1))
+    flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+    aligned = cv2.warpAffine(patch, warp, (w, h), flags=flags, borderMode=cv2.BORDER_REPLICATE)
+    keep = np.ones((h, w), bool) if seen is None else cv2.warpAffine(seen, warp, (w, h), flags=flags) > 0
+    if keep.sum() < 0.3 * keep.size:
+        keep[:] = True
+    a, b = aligned[keep], template[keep]
+    a = a - a.mean(axis=0)
+    b = b - b.mean(axis=0)
     return float((a * b).sum() / max(np.sqrt((a * a).sum() * (b * b).sum()), 1e-6))
 
 
-def read_tile(patch: np.ndarray) -> TileRead:
+def read_tile(patch: np.ndarray, hidden: np.ndarray | None = None) -> TileRead:
+    """The catalogue tile and rotation a cell patch shows; ``hidden`` (bool) marks pixels under a token."""
     refs = references()
     patch = patch.astype(np.float32)
+    seen = None if hidden is None or not hidden.any() else (~hidden).astype(np.uint8) * 255
     coarse, where = _scores(patch)
     top = np.argsort(-coarse)[:FINE]
-    fine = {int(i): _fine(patch, refs.templates[i], where[i]) for i in top}
+    fine = {int(i): _fine(patch, refs.templates[i], where[i], seen) for i in top}
     order = sorted(fine, key=lambda i: -fine[i])
     best = refs.keys[order[0]]
     best_meaning = meaning(*best)
