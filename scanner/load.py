@@ -37,34 +37,51 @@ class LoadedPhoto:
 
 
 def load_photo(path: str | Path, max_pixels: int = MAX_PIXELS) -> LoadedPhoto:
-    """Read JPEG/PNG/WebP/...; apply the EXIF orientation; reduce very large photos while decoding."""
+    """Read JPEG/PNG/WebP/TIFF/...; apply the EXIF orientation; reduce very large photos while decoding."""
     path = Path(path)
     if not path.is_file():
         raise ScanError(f"{path}: no such file")
+    data = np.fromfile(path, np.uint8)
     try:
-        with Image.open(path) as img:
-            orientation = int(img.getexif().get(0x0112, 1) or 1)
-            width, height = img.size
-            if width * height > max_pixels and img.format == "JPEG":
-                # JPEG can decode at 1/2, 1/4, 1/8 directly: the cheap way to bound memory.
-                factor = (width * height / max_pixels) ** 0.5
-                img.draft("RGB", (int(width / factor), int(height / factor)))
-            img = ImageOps.exif_transpose(img)
-            img = img.convert("RGB")
-            img.load()
+        with Image.open(path) as header:  # reads the header only: size, format, orientation
+            width, height, fmt = *header.size, header.format
+            orientation = int(header.getexif().get(0x0112, 1) or 1)
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError) as exc:
         raise ScanError(f"{path}: not a readable image ({_short(exc)})") from None
-    rgb = np.asarray(img)
+    if fmt == "JPEG" and not _jpeg_complete(data):
+        raise ScanError(f"{path}: the JPEG file is truncated")
     shown_w, shown_h = (height, width) if orientation in (5, 6, 7, 8) else (width, height)
-    if min(rgb.shape[:2]) < MIN_SIDE:
-        raise ScanError(f"{path}: image is too small ({rgb.shape[1]}x{rgb.shape[0]} pixels)")
-    scale = rgb.shape[1] / shown_w
-    if rgb.shape[0] * rgb.shape[1] > max_pixels:
-        scale *= (max_pixels / (rgb.shape[0] * rgb.shape[1])) ** 0.5
-        rgb = cv2.resize(rgb, None, fx=scale * shown_w / rgb.shape[1], fy=scale * shown_w / rgb.shape[1],
-                         interpolation=cv2.INTER_AREA)
-    bgr = np.ascontiguousarray(rgb[:, :, ::-1])
-    return LoadedPhoto(bgr, str(path), (shown_w, shown_h), scale, orientation)
+    if min(width, height) < MIN_SIDE:
+        raise ScanError(f"{path}: image is too small ({shown_w}x{shown_h} pixels)")
+    # OpenCV decodes JPEG at 1/2, 1/4 or 1/8 size directly: the cheap way to bound time and memory.
+    reduction = next((r for r in (1, 2, 4, 8) if width * height / r**2 <= max_pixels * 1.5), 8)
+    bgr = cv2.imdecode(data, _REDUCED[reduction])  # applies the EXIF orientation itself
+    if bgr is None:
+        bgr = _decode_with_pillow(path)
+    if bgr.shape[0] * bgr.shape[1] > max_pixels:
+        shrink = (max_pixels / (bgr.shape[0] * bgr.shape[1])) ** 0.5
+        bgr = cv2.resize(bgr, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+    return LoadedPhoto(bgr, str(path), (shown_w, shown_h), bgr.shape[1] / shown_w, orientation)
+
+
+_REDUCED = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4,
+            8: cv2.IMREAD_REDUCED_COLOR_8}
+
+
+def _jpeg_complete(data: np.ndarray) -> bool:
+    """A whole JPEG ends with the EOI marker (some cameras pad a few bytes after it)."""
+    tail = data[-64:].tobytes()
+    return b"\xff\xd9" in tail
+
+
+def _decode_with_pillow(path: Path) -> np.ndarray:
+    """Formats OpenCV cannot decode (e.g. some GIF, palette or 16-bit files)."""
+    try:
+        with Image.open(path) as img:
+            rgb = np.asarray(ImageOps.exif_transpose(img).convert("RGB"))
+    except (OSError, SyntaxError, ValueError) as exc:
+        raise ScanError(f"{path}: not a readable image ({_short(exc)})") from None
+    return cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR)
 
 
 def _short(exc: BaseException) -> str:

@@ -1,0 +1,72 @@
+"""Loading photos: EXIF orientation, bounded size, and one-line errors for bad files."""
+
+import cv2
+import numpy as np
+import pytest
+from PIL import Image
+
+from scanner.errors import ScanError
+from scanner.load import load_photo
+
+
+def _marked(width=400, height=300) -> np.ndarray:
+    """An RGB image with a white block in the top-left corner, to see where it ends up."""
+    rgb = np.zeros((height, width, 3), np.uint8)
+    rgb[: height // 4, : width // 4] = 255
+    return rgb
+
+
+@pytest.mark.parametrize(("orientation", "corner"), [(1, (0, 0)), (3, (-1, -1)), (6, (0, -1)), (8, (-1, 0))])
+def test_exif_orientation_is_applied(tmp_path, orientation, corner):
+    path = tmp_path / "o.jpg"
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    Image.fromarray(_marked()).save(path, exif=exif, quality=95)
+    photo = load_photo(path)
+    upright = orientation in (1, 3)
+    assert photo.image.shape[:2] == ((300, 400) if upright else (400, 300))
+    assert photo.image[corner].mean() > 200  # the marked corner moved as the tag says
+    assert photo.exif_orientation == orientation
+
+
+def test_large_photo_is_reduced_while_decoding(tmp_path):
+    path = tmp_path / "big.jpg"
+    cv2.imwrite(str(path), np.full((2000, 3000, 3), 128, np.uint8))
+    photo = load_photo(path, max_pixels=1_000_000)
+    assert photo.image.shape[0] * photo.image.shape[1] <= 1_000_000
+    assert photo.original_size == (3000, 2000)
+    assert photo.scale == pytest.approx(photo.image.shape[1] / 3000)
+
+
+def test_webp_and_png_load(tmp_path):
+    for name in ("a.webp", "a.png"):
+        cv2.imwrite(str(tmp_path / name), _marked()[:, :, ::-1])
+        assert load_photo(tmp_path / name).image.shape == (300, 400, 3)
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda p: p.write_text("not an image"), "not a readable image"),
+        (lambda p: p.write_bytes(_jpeg_bytes()[:3000]), "truncated"),
+        (lambda p: cv2.imwrite(str(p), np.zeros((1, 1, 3), np.uint8)), "too small"),
+    ],
+    ids=["text", "truncated", "one-pixel"],
+)
+def test_bad_files_raise_one_line(tmp_path, make, message):
+    path = tmp_path / "bad.jpg"
+    make(path)
+    with pytest.raises(ScanError, match=message) as err:
+        load_photo(path)
+    assert "\n" not in str(err.value)
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(ScanError, match="no such file"):
+        load_photo(tmp_path / "nope.jpg")
+
+
+def _jpeg_bytes() -> bytes:
+    ok, data = cv2.imencode(".jpg", (np.random.default_rng(0).random((300, 400, 3)) * 255).astype(np.uint8))
+    assert ok
+    return data.tobytes()
