@@ -46,6 +46,7 @@ class DigitRead:
     centre: tuple[float, float] | None
     alternatives: tuple[tuple[int, float], ...] = ()
     patch: np.ndarray | None = None  # the ink piece read (binary, rectified frame)
+    digit_like: float = 0.0  # probability that the piece is a par digit at all
 
 
 @dataclass(frozen=True)
@@ -89,10 +90,11 @@ def read_par(cands: list[Candidate], probs: np.ndarray, turns: int) -> DigitRead
     value = PAR[LABELS[order[0]]]
     confidence = float(p[order[0]])
     alternatives = tuple((PAR[LABELS[j]], float(p[j])) for j in order[1:] if p[j] > 0.01)
+    digit_like = float(p[:3].sum())
     if confidence < PAR_REJECT:
         return DigitRead(None, confidence, cands[best].centre, ((value, confidence),) + alternatives,
-                         cands[best].patch)
-    return DigitRead(value, confidence, cands[best].centre, alternatives, cands[best].patch)
+                         cands[best].patch, digit_like)
+    return DigitRead(value, confidence, cands[best].centre, alternatives, cands[best].patch, digit_like)
 
 
 def half_of(diagonal: int, centre: tuple[float, float]) -> int:
@@ -128,8 +130,8 @@ def resolve_teegreen(guesses: list[list[Guess]], r: int, c: int, digit: DigitRea
     if digit.centre is None:
         tee_half, side_conf = 0, 0.3
         notes.append("no par digit found; tee and green may be swapped")
-    else:
-        tee_half, side_conf = half_of(g.diagonal, digit.centre), 1.0
+    else:  # the tee is the triangle holding the par digit: as sure as the piece there is a digit at all
+        tee_half, side_conf = half_of(g.diagonal, digit.centre), digit.digit_like
     if digit.par is None:
         notes.append("par digit unreadable")
     value = {"k": "teegreen", "green_edge": chosen[1 - tee_half], "tee_edge": chosen[tee_half], "par": digit.par}
