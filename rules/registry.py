@@ -115,6 +115,27 @@ def load_board(path: str | Path) -> tuple[RulesGame, Any]:
     return parse_board(data, str(path))
 
 
+# Keys every board format allows, written by the scanner (see docs/boards/README.md).
+COMMON_PROPERTIES: dict[str, Any] = {
+    "source": {"type": "object", "description": "photo and scanner that produced the file; ignored by the rules"},
+    "review": {
+        "type": "array",
+        "description": "reads the scanner was unsure of; each becomes a warning",
+        "items": {
+            "type": "object",
+            "required": ["where"],
+            "properties": {
+                "where": {"type": "string"},
+                "confidence": {"type": "number", "minimum": 0, "maximum": 1},
+                "note": {"type": "string"},
+            },
+        },
+    },
+}
+
+
 def load_schema(module_file: str, name: str = "schema.json") -> dict[str, Any]:
-    """Load the JSON Schema that sits beside an engine module."""
-    return json.loads((Path(module_file).parent / name).read_text(encoding="utf-8"))
+    """Load the JSON Schema that sits beside an engine module, with the keys common to every game."""
+    schema = json.loads((Path(module_file).parent / name).read_text(encoding="utf-8"))
+    schema["properties"].update(COMMON_PROPERTIES)
+    return schema
