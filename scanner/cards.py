@@ -200,6 +200,10 @@ def rectify_card(image: np.ndarray, card: FoundCard, spec: CardSpec, px_per_mm: 
     return rectify(image, card.corners, size)
 
 
+GATE = 0.15  # a face whose whole-card match is this far below the best one's is another kind of card
+FLAT = 0.04  # contrast (in paper whites) below which a region counts as blank: it is not blown up to noise
+
+
 def white_balanced(image: np.ndarray) -> np.ndarray:
     """A card image (BGR) divided by the colour of its paper (the brightest few per cent), as float32."""
     img = image.astype(np.float32)
@@ -215,20 +219,25 @@ def standardized(image: np.ndarray, box_px: tuple[int, int, int, int], blur_px: 
     x0, y0, x1, y1 = box_px
     part = np.ascontiguousarray(cv2.GaussianBlur(image, (0, 0), blur_px)[y0:y1, x0:x1])
     part -= np.array(cv2.mean(part)[:3], np.float32)
-    return part / (part.std() + 1e-3)
+    return part / max(float(part.std()), FLAT)
 
 
 @dataclass(frozen=True)
 class Templates:
     """Reference faces for matching: label -> standardized regions of the upright face. A card is scored
-    as photographed and turned half a circle; the score is the weighted mean of the regions' normalized
-    cross-correlations (small regions around what tells faces apart sharpen the decision, the whole card
-    keeps it robust)."""
+    as photographed and turned half a circle. Per region the score is 1 - half the mean squared difference
+    of the standardized images: the normalized cross-correlation where both show something, 0.5 where
+    one is blank and the other is not (a missing tree costs as much as an extra one), 1 where both are
+    blank. The card's score is the regions' weighted mean: small regions around what tells faces apart
+    sharpen the decision, the whole card keeps it robust. The first region also gates: a face it matches
+    much worse than the best face does (another kind of card: other colours, other layout) is ranked
+    below every face it matches well, whatever its details say."""
 
     labels: tuple[str, ...]
     features: tuple[np.ndarray, ...]  # per region: (n, h, w, 3)
+    energy: np.ndarray  # (regions, n): mean square of each standardized region (1, or less if blank)
     boxes: tuple[tuple[int, int, int, int], ...]  # per region, pixels
-    weights: np.ndarray  # (regions, n): a region where a face is blank does not count for that face
+    weights: tuple[float, ...]
     px_per_mm: float
 
     @classmethod
@@ -238,16 +247,21 @@ class Templates:
         boxes = tuple(tuple(int(round(v * px_per_mm)) for v in box) for box in regions)
         balanced = [white_balanced(img[..., :3]) for img in faces.values()]
         feats = tuple(np.array([standardized(img, box) for img in balanced], np.float32) for box in boxes)
-        blank = np.array([[f.std() < 0.5 for f in region] for region in feats])
-        weights = np.where(blank, 0.0, np.array(list(regions.values()))[:, None])
-        return cls(tuple(faces), feats, boxes, weights, px_per_mm)
+        energy = np.array([(f * f).mean(axis=(1, 2, 3)) for f in feats])
+        return cls(tuple(faces), feats, energy, boxes, tuple(regions.values()), px_per_mm)
 
     def scores(self, card: np.ndarray) -> np.ndarray:
         """(n, 2) match of a rectified card (BGR, at ``px_per_mm``) with every face: as given, and turned."""
         out = np.zeros((len(self.labels), 2))
+        gate = np.zeros((len(self.labels), 2))
         balanced = white_balanced(card)
         for turn, image in enumerate((balanced, np.ascontiguousarray(balanced[::-1, ::-1]))):
-            for feats, box, weight in zip(self.features, self.boxes, self.weights, strict=True):
+            for k, (feats, energy, box, weight) in enumerate(
+                    zip(self.features, self.energy, self.boxes, self.weights, strict=True)):
                 part = standardized(image, box)
-                out[:, turn] += weight * np.einsum("nyxc,yxc->n", feats, part) / part.size
-        return out / self.weights.sum(axis=0)[:, None]
+                dot = np.einsum("nyxc,yxc->n", feats, part) / part.size
+                region = dot + 1.0 - (energy + float((part * part).mean())) / 2
+                out[:, turn] += weight * region
+                if k == 0:
+                    gate[:, turn] = region
+        return out / sum(self.weights) - (gate < gate.max() - GATE)
