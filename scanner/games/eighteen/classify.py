@@ -35,6 +35,7 @@ EDGE_LINE = 0.08  # a straight piece thinner than this along an edge is the prin
 STEM = 0.08  # a trunk reaches at least this far below the canopy
 CANOPY = 0.02  # least enclosed paper of a tree canopy
 OVAL = 1.15  # a bunker's outline is at least this much wider than tall
+TALL = 1.1  # a tree drawing is at least this much taller than wide
 ROUND = 0.35  # the paper inside an oval outline fills at least this share of its bounding box
 
 # The two triangles a diagonal makes, each with its two edges: TL-BR diagonal, then BL-TR diagonal.
@@ -151,8 +152,11 @@ def _hazard(f: CellFeatures) -> Guess:
     waves = [b for b in big if _wave(b)]
     if len(waves) >= 2 and sum(b.area for b in waves) >= 0.7 * sum(b.area for b in big):
         return Guess({"k": "water"}, sure(len(waves), 1, 0.4))
+    if main.box[3] >= TALL * main.box[2] and main.box[3] >= 0.45 and main.area >= DOT_AREA * 4:
+        # no closed canopy found, but a drawing taller than wide: a tree's silhouette (peaks are wide)
+        return Guess({"k": "tree"}, min(0.75, sure(main.box[3] / main.box[2], TALL, 0.1)))
     x, y, w, h = main.box
-    if w >= 0.3 and h >= 0.2 and main.area <= 0.35 * w * h and f.horizontal < 0.35:  # open strokes, slanted
+    if w >= 0.3 and w >= h and h >= 0.2 and main.area <= 0.35 * w * h and f.horizontal < 0.35:  # open strokes, slanted
         return Guess({"k": "mountain", "style": "peak"}, sure(0.35 - f.horizontal, 0.0, 0.08))
     return Guess({"k": "unknown"}, 0.3, note="drawing not recognised")
 
