@@ -143,7 +143,9 @@ def _hazard(f: CellFeatures) -> Guess:
     # A closed outline without a trunk: an oval with specks in it (or run into its rim), or a flat oval.
     flat = main.box[2] >= OVAL * main.box[3]
     rounded = main.hole_area >= ROUND * main.box[2] * main.box[3]  # an oval's inside fills most of its box
-    if main.holes and main.stem < STEM and rounded and (inside or main.holes >= 2 or flat):
+    thin = main.area <= 0.35 * main.box[2] * main.box[3]
+    open_oval = not main.holes and flat and thin and len(inside) >= 2  # an outline left open, specks in it
+    if open_oval or (main.holes and main.stem < STEM and rounded and (inside or main.holes >= 2 or flat)):
         evidence = sure(len(inside) + main.holes - 1 + flat, 0, 0.5)
         return Guess({"k": "bunker"}, min(evidence, sure(STEM - main.stem, 0.0, 0.02)))
     big = [b for b in pieces if b.area >= DOT_AREA]

@@ -28,6 +28,7 @@ CCW = {"N": "W", "W": "S", "S": "E", "E": "N"}  # where an edge goes when the gr
 OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
 STEP = {"N": (-1, 0), "E": (0, 1), "S": (1, 0), "W": (0, -1)}
 PAR_REJECT = 0.5  # a par digit read with less probability than this is reported as unreadable
+NEIGHBOUR = 1.0  # weight of a neighbouring fairway that ends on an edge, against the strokes seen in the square
 FLOOR = 0.1  # a vote's probability floor: one square moves the choice by at most log(1 / FLOOR)
 
 
@@ -122,8 +123,8 @@ def resolve_teegreen(guesses: list[list[Guess]], r: int, c: int, digit: DigitRea
     g = guesses[r][c]
     chosen, sureness = [], []
     for (a, b), scores in zip(HALVES[g.diagonal], g.halves, strict=True):
-        sa = scores[0] + connects(guesses, r, c, a)
-        sb = scores[1] + connects(guesses, r, c, b)
+        sa = scores[0] + NEIGHBOUR * connects(guesses, r, c, a)
+        sb = scores[1] + NEIGHBOUR * connects(guesses, r, c, b)
         chosen.append(a if sa >= sb else b)
         sureness.append(sure(abs(sa - sb), 0.0, 0.15))
     notes = []
