@@ -91,7 +91,7 @@ def test_compare_counts_what_changes_the_score():
     wrong["tiles"][5]["rotation"] = 270  # the arrow turned round
     wrong["tokens"][0]["number"] = 7
     got = minigolf.compare(BOARD, wrong)
-    assert (got["tiles_wrong"], got["tokens_wrong"], got["exact"]) == (2, 2, False)
+    assert (got["tiles_wrong"], got["tokens_wrong"], got["exact"]) == (2, 1, False)
 
 
 def test_no_course_is_a_one_line_error():

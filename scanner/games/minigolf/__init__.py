@@ -286,11 +286,12 @@ def compare(truth_board: dict[str, Any], read_board: dict[str, Any]) -> dict[str
     """Tiles and tokens read wrong, cells taken relative to the entrance (the board may be turned).
 
     A tile is wrong when its scoring meaning differs (another tile, a turn that changes its pathways or
-    arrow, a missing or extra tile); a token when its number or cell differs or it is missing or extra.
+    arrow, a missing or extra tile); a token when its number or cell differs or it is missing (or extra).
     """
     truth, read = canonical(truth_board), canonical(read_board)
     cells = set(truth["tiles"]) | set(read["tiles"])
     tiles_wrong = sum(truth["tiles"].get(c) != read["tiles"].get(c) for c in cells)
-    tokens_wrong = len(truth["tokens"] ^ read["tokens"])
+    # a misread token is one missing and one extra: count the larger side
+    tokens_wrong = max(len(truth["tokens"] - read["tokens"]), len(read["tokens"] - truth["tokens"]))
     return {"tiles": len(truth["tiles"]), "tiles_wrong": tiles_wrong, "tokens": len(truth["tokens"]),
             "tokens_wrong": tokens_wrong, "exact": tiles_wrong == 0 and tokens_wrong == 0}

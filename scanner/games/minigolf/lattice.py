@@ -18,6 +18,7 @@ from scanner.errors import ScanError
 from scanner.locate import order_corners
 
 PATH_SHARE = 0.25  # printed path band width / tile side (the red part, without its borders)
+MIN_HALF_PX = 5.0  # thinnest path half width counted, working pixels
 
 
 @dataclass(frozen=True)
@@ -135,10 +136,11 @@ def tile_counts(quad: np.ndarray, path: np.ndarray, art: np.ndarray) -> tuple[in
     ridge = (dist > 0) & (dist >= cv2.dilate(dist, np.ones((5, 5), np.uint8)) - 1e-3)
     if ridge.sum() < 20:
         raise ScanError("no Minigolf Designer course found (no red pathways on the tiles)")
-    # the most common ridge distance is the bands' half width (specks are thinner, a red table in a hole
-    # of the course is wider and rarer)
+    # the most common ridge distance is the bands' half width: a red table in a hole of the course is wider
+    # and rarer; specks and a red table in the gaps between tiles are thinner than MIN_HALF_PX (the working
+    # image has about 100 pixels per tile, so bands are 10 or more pixels wide)
     along = dist[ridge]
-    counts = np.bincount(np.round(along[along >= 2.5]).astype(int))
+    counts = np.bincount(np.round(along[along >= MIN_HALF_PX]).astype(int))
     if counts.sum() < 20:
         raise ScanError("no Minigolf Designer course found (no red pathways on the tiles)")
     counts = np.convolve(counts, [1, 2, 1], mode="same")

@@ -23,6 +23,7 @@ PX = 64  # flattened course: pixels per tile
 FACE = 0.36 * TOKEN_MM / TILE_MM  # white face radius in tiles
 RADIUS = 0.5 * TOKEN_MM / TILE_MM  # whole token radius in tiles
 CROP = 40  # side of an upright face crop, pixels
+SLACK = 4  # the crop is searched this many pixels off its middle
 CROP_TILES = 2.2 * FACE  # side of the crop in tiles
 ANGLES = np.arange(0, 360, 10)
 
@@ -54,8 +55,11 @@ def find_faces(flat: np.ndarray) -> list[tuple[float, float]]:
     r = FACE * PX
     area = np.pi * r * r
     out = []
-    contours, _ = cv2.findContours(white, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    for c in contours:
+    # every white piece's outline, also pieces lying inside a hole of another (a white table round the course)
+    contours, hierarchy = cv2.findContours(white, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
+    for c, h in zip(contours, hierarchy[0] if hierarchy is not None else [], strict=True):
+        if h[3] != -1:  # a hole's outline
+            continue
         filled = cv2.contourArea(c)
         if not (0.45 * area < filled < 1.8 * area):
             continue
@@ -69,12 +73,14 @@ def find_faces(flat: np.ndarray) -> list[tuple[float, float]]:
 
 
 def crop_face(image: np.ndarray, lattice: Lattice, centre: tuple[float, float]) -> np.ndarray:
-    """Grey crop of a token face, upright in the lattice frame (perspective removed)."""
+    """Grey crop of a token face with ``SLACK`` pixels to spare all round, upright in the lattice frame
+    (perspective removed)."""
     x, y = centre
-    h = CROP_TILES / 2
+    h = CROP_TILES / 2 * (CROP + 2 * SLACK) / CROP
+    side = CROP + 2 * SLACK
     quad = lattice.to_photo([[x - h, y - h], [x + h, y - h], [x + h, y + h], [x - h, y + h]]).astype(np.float32)
-    m = cv2.getPerspectiveTransform(quad, np.float32([[0, 0], [CROP, 0], [CROP, CROP], [0, CROP]]))
-    crop = cv2.warpPerspective(image, m, (CROP, CROP), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+    m = cv2.getPerspectiveTransform(quad, np.float32([[0, 0], [side, 0], [side, side], [0, side]]))
+    crop = cv2.warpPerspective(image, m, (side, side), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
     return cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
 
 
@@ -104,11 +110,16 @@ def _templates() -> tuple[np.ndarray, np.ndarray]:
 
 
 def read_face(crop: np.ndarray) -> tuple[int, float, float, tuple[tuple[int, float], ...]]:
-    """(digit, score, margin over the next digit, alternatives) for an upright face crop."""
+    """(digit, score, margin over the next digit, alternatives) for a face crop from :func:`crop_face`;
+    the face may sit a few pixels off its middle (a white flag beside it pulls the found centre)."""
     temps, disc = _templates()
-    v = crop[disc] - crop[disc].mean()
-    v = v / max(float(np.linalg.norm(v)), 1e-6)
-    per_digit = (temps @ v).max(axis=1)
+    views = []
+    for dy in range(0, 2 * SLACK + 1, 2):
+        for dx in range(0, 2 * SLACK + 1, 2):
+            v = crop[dy:dy + CROP, dx:dx + CROP][disc]
+            v = v - v.mean()
+            views.append(v / max(float(np.linalg.norm(v)), 1e-6))
+    per_digit = np.einsum("dak,sk->das", temps, np.array(views)).max(axis=(1, 2))
     order = np.argsort(-per_digit)
     alts = tuple((int(i) + 1, float(per_digit[i])) for i in order[1:3])
     return int(order[0]) + 1, float(per_digit[order[0]]), float(per_digit[order[0]] - per_digit[order[1]]), alts
