@@ -56,7 +56,7 @@ def photo():
 
 @pytest.fixture(scope="module")
 def result(photo):
-    return minigolf.scan(photo[1], {"player": "Ada"})
+    return minigolf.scan(photo[1], {"setup": {"player": "Ada", "land": "meadow"}})
 
 
 def test_reads_the_course_exactly(photo, result):
@@ -65,7 +65,7 @@ def test_reads_the_course_exactly(photo, result):
     assert minigolf.compare(board, result.board) == {"tiles": 11, "tiles_wrong": 0, "tokens": 2,
                                                       "tokens_wrong": 0, "exact": True}
     assert result.board["entrance"]["facing"] == "SE"  # written as seen from the entrance
-    assert result.board["setup"]["player"] == "Ada"
+    assert result.board["setup"] == {"player": "Ada", "land": "meadow"}
     assert result.overlay is not None and result.overlay.shape == photo[1].shape
 
 

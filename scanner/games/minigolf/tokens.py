@@ -3,8 +3,9 @@
 Tokens are found in the course flattened to ``PX`` pixels per tile: a token face is the largest round
 white patch a tile can show (flag discs, shirts and arrows are much smaller; the paved entrance much
 larger). Each face is cut upright from the photo and compared with the nine printed faces turned in
-10-degree steps (tokens lie at any angle; 6 and 9 differ by their underline). Tesseract was measured on
-the same crops and read fewer of them (see the scanner docs), so the template reading is used.
+10-degree steps (tokens lie at any angle; 6 and 9 differ by their underline). Measured on the same crops
+of 87 tokens in synthetic phone photos: templates read 85 right, Tesseract (single character, digits
+only) 55 even when given the upright angle, 36 trying the four quarter turns; so templates are used.
 """
 
 from __future__ import annotations
