@@ -60,6 +60,12 @@ class FoundCard:
     def centre(self) -> np.ndarray:
         return self.corners.mean(axis=0)
 
+    def quarter_turned(self, spec: CardSpec) -> FoundCard:
+        """The same panel with its other sides taken as the short ones (a steep view can make a card's short
+        side look the longer one; only a fitted table plane tells)."""
+        panel = np.roll(self.panel, -1, axis=0)
+        return FoundCard(card_from_panel(panel, spec), panel, self.area_px)
+
     def turned(self) -> FoundCard:
         """The same card read the other way up."""
         return FoundCard(np.roll(self.corners, 2, axis=0), np.roll(self.panel, 2, axis=0), self.area_px)
@@ -184,13 +190,15 @@ def find_cards(image: np.ndarray, spec: CardSpec, min_fraction: float = 2e-4) ->
         sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
         ratio = (sides[0] + sides[2]) / max(sides[1] + sides[3], 1e-6)
         quad_area = abs(cv2.contourArea(quad))
-        if not (0.75 * aspect < ratio < 1.3 * aspect) or not 0.85 < hull_area / max(quad_area, 1e-6) < 1.1:
+        # a wide range of side ratios: a steep view foreshortens one side
+        if not (0.5 * aspect < ratio < 1.6 * aspect) or not 0.85 < hull_area / max(quad_area, 1e-6) < 1.1:
             continue
         panel = (quad + 0.5) / scale - 0.5
         found.append(FoundCard(card_from_panel(panel, spec), panel, quad_area / scale**2))
-    if found:  # cards of one game are one size: drop holes far smaller than the typical card
-        typical = float(np.median([c.area_px for c in found]))
-        found = [c for c in found if c.area_px > 0.45 * typical]
+    if found:  # cards of one game are one size, the largest holes: drop the far smaller ones (a check pattern)
+        areas = sorted((c.area_px for c in found), reverse=True)
+        typical = areas[min(2, len(areas) - 1)]
+        found = [c for c in found if c.area_px > 0.3 * typical]
     return sorted(found, key=lambda c: -c.area_px)
 
 

@@ -127,11 +127,33 @@ def _to_plane(h: np.ndarray, points: np.ndarray) -> np.ndarray:
     return pts[:, :2] / pts[:, 2:3]
 
 
-def fit_plane(photo_corners: list[np.ndarray], size: tuple[float, float], shape: tuple[int, ...]
-              ) -> tuple[list[Placement], float]:
-    """Placements (mm) of cards whose corners (TL, TR, BR, BL each) the photo shows, the first at the origin,
-    and the RMS misfit in mm. The plane map and the poses are fitted together (every card a rigid card of
-    ``size``), with one radial lens term."""
+@dataclass(frozen=True)
+class Plane:
+    """The table plane as fitted: placements of the cards fitted (the first at the origin), the RMS misfit
+    in mm, and the map of photo pixels to plane mm."""
+
+    poses: list[Placement]
+    misfit: float
+    homography: np.ndarray
+    k1: float
+    centre: np.ndarray
+    radius: float
+
+    def to_plane(self, points: np.ndarray) -> np.ndarray:
+        return _to_plane(self.homography, _undistort(points, self.centre, self.radius, self.k1))
+
+    def card_shaped(self, quad: np.ndarray, size: tuple[float, float], tolerance: float = 0.25) -> bool:
+        """Whether a quadrilateral of the photo is a card of ``size`` on this plane (not a coaster, a box)."""
+        mm = self.to_plane(quad)
+        sides = np.linalg.norm(mm - np.roll(mm, -1, axis=0), axis=1)
+        return bool(abs((sides[0] + sides[2]) / 2 / size[0] - 1) < tolerance
+                    and abs((sides[1] + sides[3]) / 2 / size[1] - 1) < tolerance)
+
+
+def fit_plane(photo_corners: list[np.ndarray], size: tuple[float, float], shape: tuple[int, ...]) -> Plane:
+    """Fit the plane to cards whose corners (TL, TR, BR, BL each) the photo shows: the plane map and the
+    card placements together (every card a rigid card of ``size``, the first at the origin), with one
+    radial lens term."""
     centre = np.array([shape[1] / 2, shape[0] / 2])
     radius = float(np.hypot(*centre))
     rect = np.array(corners(Placement(0, 0), size))
@@ -156,7 +178,8 @@ def fit_plane(photo_corners: list[np.ndarray], size: tuple[float, float], shape:
 
     fit = least_squares(residuals, x0, x_scale="jac", max_nfev=200)
     poses = [Placement(0, 0)] + [Placement(*fit.x[9 + 3 * k : 12 + 3 * k]) for k in range(len(photo_corners) - 1)]
-    return poses, float(np.sqrt(np.mean(fit.fun**2)))
+    h = np.r_[fit.x[:8], 1.0].reshape(3, 3)
+    return Plane(poses, float(np.sqrt(np.mean(fit.fun**2))), h, float(fit.x[8]), centre, radius)
 
 
 def _point(at: Placement, size: tuple[float, float], art_mm: tuple[float, float]) -> np.ndarray:
@@ -231,16 +254,30 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
     tpl = templates()
     reads = [read_card(image, card, tpl) for card in found]
     trusted = [r for r in reads if r.trusted]
-    if len(trusted) < 0.5 * len(reads):
-        raise ScanError(f"{len(reads)} cards found, but most do not look like The Front Nine cards: wrong game?")
     clubs = sorted((r for r in trusted if r.kind == "club"), key=lambda r: -r.score)
+    if not clubs and len(trusted) < 0.5 * len(reads):
+        raise ScanError(f"{len(reads)} cards found, but most do not look like The Front Nine cards: wrong game?")
     if not clubs:
         raise ScanError("no club house found in the photo: the distance is measured from it")
     club = clubs[0]
-    holes = [r for r in reads if r.kind == "course" or (not r.trusted and r.kind != "club")]
-    specials = [r for r in reads if r.trusted and r.kind == "special"]
     size = card_size()
-    poses, misfit = fit_plane([club.card.corners] + [r.card.corners for r in holes], size, image.shape)
+    # the plane from the course read surely; every other shape must be a card of the right size on it
+    core = [r for r in trusted if r.kind == "course"]
+    plane = fit_plane([club.card.corners] + [r.card.corners for r in core], size, image.shape)
+    others = [r for r in reads if r.kind != "club" and not (r.trusted and r.kind == "course")]
+    shaped = []
+    for r in others:
+        if not plane.card_shaped(r.card.corners, size):
+            r = read_card(image, r.card.quarter_turned(spec()), tpl)  # the short sides were the other two?
+        if plane.card_shaped(r.card.corners, size):
+            shaped.append(r)
+    warnings = []
+    if len(shaped) < len(others):
+        warnings.append(f"{len(others) - len(shaped)} card-like shape(s) of the wrong size ignored")
+    holes = core + [r for r in shaped if r.kind == "course"]
+    specials = [r for r in shaped if r.kind == "special"]
+    plane = fit_plane([club.card.corners] + [r.card.corners for r in holes], size, image.shape)
+    poses, misfit = plane.poses, plane.misfit
     order, problems = chain(poses[0], [(r, p) for r, p in zip(holes, poses[1:], strict=True)], size)
     taken = {cid for p in table["players"] for cid in p["course"] + p.get("specials", [])}
     course_ids = _assign_ids([holes[i] for i in order], taken)
@@ -253,8 +290,9 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
         out_reads.append(Read(f"{place}.course[{k}]", cid, r.score, not r.trusted, r.card.corners, r.alternatives,
                               note))
     for k, (r, cid) in enumerate(zip(specials, special_ids, strict=True)):
-        out_reads.append(Read(f"{place}.specials[{k}]", cid, r.score, False, r.card.corners, r.alternatives))
-    warnings = []
+        note = "" if r.trusted else "card not recognised with confidence: check it"
+        out_reads.append(Read(f"{place}.specials[{k}]", cid, r.score, not r.trusted, r.card.corners,
+                              r.alternatives, note))
     distance = None
     if holes:
         last = poses[1 + order[-1]]
