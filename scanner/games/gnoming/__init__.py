@@ -83,14 +83,17 @@ def read_card(image: np.ndarray, card: FoundCard, tpl: Templates | None = None) 
                     ((face, round(float(best[order[0]]), 3)),) + alts if not ok else alts)
 
 
+def _in_card_units(read: CardRead, d: np.ndarray) -> np.ndarray:
+    """A displacement in the photo as (across, along) the card's own sides, in card widths and heights.
+    The sides are not square in the photo when it is taken at a slant, hence a solve, not projections."""
+    c = read.card.corners
+    return np.linalg.solve(np.array([c[1] - c[0], c[3] - c[0]]).T, d)
+
+
 def _neighbours(a: CardRead, b: CardRead) -> bool:
     """Edge neighbours in a grid: side by side or one above the other, in a's own axes."""
-    c = a.card.corners
-    right, down = c[1] - c[0], c[3] - c[0]
-    w, h = np.linalg.norm(right), np.linalg.norm(down)
-    d = b.card.centre - a.card.centre
-    dx, dy = abs(d @ right) / w, abs(d @ down) / h
-    return (dx < 1.2 * w and dy < 0.3 * h) or (dx < 0.3 * w and dy < 1.15 * h)
+    dx, dy = np.abs(_in_card_units(a, b.card.centre - a.card.centre))
+    return bool((dx < 1.2 and dy < 0.3) or (dx < 0.3 and dy < 1.15))
 
 
 def group_cards(reads: list[CardRead]) -> list[list[CardRead]]:
@@ -126,23 +129,35 @@ def _up(read: CardRead) -> np.ndarray:
     return v / np.linalg.norm(v)
 
 
+def _window(index: np.ndarray, trusted: np.ndarray) -> np.ndarray:
+    """Shift lattice indices so that the three rows (or columns) holding the most well-read cards are
+    0..2: a stray shape beside a grid does not push the grid's own cards out of it."""
+    best = max(range(max(1, index.max() - 1)), key=lambda o: (trusted & (index >= o) & (index <= o + 2)).sum())
+    return index - best
+
+
 def arrange(group: list[CardRead]) -> GridRead:
     """Rows and columns of a group: the cards' common upright direction decides which way is up."""
     weights = np.array([max(r.margin, 0.01) if r.trusted else 0.01 for r in group])
     up = (np.array([_up(r) for r in group]) * weights[:, None]).sum(axis=0)
-    up /= np.linalg.norm(up)
-    right = np.array([-up[1], up[0]])
+    # every card's sides, turned to the grid's majority way up; their mean spans the grid's lattice
+    sides = []
+    for r in group:
+        c = r.card.corners
+        flip = 1.0 if (c[1] - c[0] + c[2] - c[3]) @ np.array([-up[1], up[0]]) > 0 else -1.0
+        sides.append(flip * np.array([c[1] - c[0], c[3] - c[0]]))
+    basis = np.mean(sides, axis=0).T  # columns: one card width across, one card height down
     centres = np.array([r.card.centre for r in group])
-    width = np.median([np.linalg.norm(r.card.corners[1] - r.card.corners[0]) for r in group])
-    height = np.median([np.linalg.norm(r.card.corners[3] - r.card.corners[0]) for r in group])
-    u, v = centres @ right, centres @ -up
-    cols = np.round((u - u.min()) / (width * 1.05)).astype(int)
-    rows = np.round((v - v.min()) / (height * 1.04)).astype(int)
+    u, v = np.linalg.solve(basis, (centres - centres.mean(axis=0)).T)
+    trusted = np.array([r.trusted for r in group])
+    cols = _window(np.round((u - u.min()) / 1.05).astype(int), trusted)  # a card and a gap of a few mm
+    rows = _window(np.round((v - v.min()) / 1.04).astype(int), trusted)
     cells: dict[tuple[int, int], CardRead] = {}
     problems = []
     for r, c, read in zip(rows, cols, group, strict=True):
-        if r > 2 or c > 2:
-            problems.append(f"a card lies outside the 3 x 3 grid (row {r + 1}, column {c + 1})")
+        if not (0 <= r <= 2 and 0 <= c <= 2):
+            problems.append(f"a card{'' if read.trusted else '-like shape'} lies outside the 3 x 3 grid, "
+                            f"read as {read.face}")
         elif (r, c) in cells:
             problems.append(f"two cards at row {r + 1} col {c + 1}")
         else:
