@@ -31,6 +31,8 @@ from scanner.errors import ScanError
 from scanner.locate import thin_dark
 
 MIN_CELLS, MAX_CELLS = 2, 40
+PLAUSIBLE = 0.7  # a line count whose comb scores this share of the best is a candidate
+ASPECT_TOLERANCE = 0.15  # log-ratio steps in which rows / cols may differ from the outline's shape
 WINDOW = 0.15  # how far (share of a square) a line may lie from its evenly spaced position
 
 
@@ -68,9 +70,9 @@ class Lattice:
         return out
 
 
-def line_strength(gray: np.ndarray, axis: int, width: int = 7, run: int = 15) -> np.ndarray:
+def line_strength(image: np.ndarray, axis: int, width: int = 7, run: int = 15) -> np.ndarray:
     """Strength of thin dark straight runs along ``axis`` (1 = horizontal lines, 0 = vertical), float32."""
-    strength = thin_dark(gray, width)
+    strength = thin_dark(image, width)
     shape = (run, 1) if axis == 1 else (1, run)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, shape)
     return cv2.morphologyEx(strength, cv2.MORPH_OPEN, kernel).astype(np.float32)
@@ -130,35 +132,64 @@ def _near_peak(profile: np.ndarray, at: float, reach: float) -> float:
     return float(lo + np.argmax(profile[lo:hi]))
 
 
-def _lines_1d(profile: np.ndarray, bounds: tuple[float, float] | None = None) -> np.ndarray:
-    """Positions of the evenly spaced grid lines in a profile (first to last line).
+@dataclass(frozen=True)
+class _Axis:
+    """Candidate line counts along one axis: count -> comb score, and the outer line positions."""
+
+    first: float
+    last: float
+    scores: dict[int, float]
+
+    def lines(self, count: int) -> np.ndarray:
+        return np.linspace(self.first, self.last, count + 1)
+
+
+def _axis(profile: np.ndarray, bounds: tuple[float, float] | None = None) -> _Axis:
+    """Outer lines and comb scores of candidate counts of evenly spaced grid lines in a profile.
 
     ``bounds`` is where the outer lines are expected (e.g. the located outline); they are snapped to the
-    strongest line nearby. The number of squares: the line spacing proposes one; of it, its neighbours
-    and its double, the one whose comb of inner line positions best hits lines while its half-way
-    positions miss them wins, so weak or hidden lines still count.
+    strongest line nearby. A count's comb of inner line positions should hit lines while its half-way
+    positions miss them, so weak or hidden lines still count, and half the true count scores low (its
+    half-way positions fall on lines) as does double (half its comb falls between lines).
     """
     if bounds is None:
         first, last = _chain_bounds(profile)
     else:
         reach = 0.03 * (bounds[1] - bounds[0])
         first, last = _near_peak(profile, bounds[0], reach), _near_peak(profile, bounds[1], reach)
-    span = last - first
     smooth = maximum_filter1d(profile, 5)
-    # The spacing of the lines (autocorrelation) proposes a count; its neighbours and its double compete.
-    guess = int(round(span / _period(profile)))
-    best, best_score = 0, -np.inf
-    for count in sorted({guess - 1, guess, guess + 1, 2 * guess}):
-        if not MIN_CELLS <= count <= MAX_CELLS:
-            continue
+    scores = {}
+    for count in range(MIN_CELLS, MAX_CELLS + 1):
+        if (last - first) / count < 6:
+            break
         pos = np.linspace(first, last, count + 1)
         mids = 0.5 * (pos[:-1] + pos[1:])
-        score = smooth[np.round(pos[1:-1]).astype(int)].mean() - smooth[np.round(mids).astype(int)].mean()
-        if score > best_score:
-            best, best_score = count, score
-    if best == 0 or best_score <= 0:
-        raise ScanError("no regular grid found (printed lines are not evenly spaced)")
-    return np.linspace(first, last, best + 1)
+        hit = smooth[np.round(pos[1:-1]).astype(int)].mean()
+        scores[count] = float((hit - smooth[np.round(mids).astype(int)].mean()) / (smooth.max() + 1e-9))
+    return _Axis(first, last, scores)
+
+
+def _choose_counts(rows: _Axis, cols: _Axis, aspect: float | None) -> tuple[int, int]:
+    """The (rows, cols) pair among the plausible counts of each axis.
+
+    A count is plausible when its comb scores nearly as well as the best one; a whole fraction of the
+    true count (every 2nd, 5th ... line) can score as well as the true one, so of plausible counts the
+    one that explains the most lines - the largest - wins. With ``aspect`` (rows / cols expected for
+    square cells, from the outline's shape in the photo), the pair closest to it wins first.
+    """
+    def plausible(axis: _Axis) -> list[int]:
+        top = max(axis.scores.values(), default=0.0)
+        if top <= 0:
+            raise ScanError("no regular grid found (printed lines are not evenly spaced)")
+        return [n for n, v in axis.scores.items() if v >= PLAUSIBLE * top]
+
+    pairs = [(r, c) for r in plausible(rows) for c in plausible(cols)]
+
+    def key(pair: tuple[int, int]) -> tuple[float, int]:
+        off = 0.0 if aspect is None else abs(np.log(pair[0] / pair[1]) - np.log(aspect))
+        return (round(off / ASPECT_TOLERANCE), -(pair[0] + pair[1]))
+
+    return min(pairs, key=key)
 
 
 def _refine(strength: np.ndarray, lines: np.ndarray, cross: np.ndarray, window: float) -> tuple[np.ndarray, float]:
@@ -201,17 +232,19 @@ def _robust_fit(xs: np.ndarray, ys: np.ndarray, ws: np.ndarray, fallback: float)
     return np.concatenate([np.zeros(3 - len(fit)), fit])
 
 
-def find_lattice(gray: np.ndarray, outline: tuple[float, float, float, float] | None = None) -> Lattice:
-    """Rows, columns and every line crossing of the grid in a rectified grayscale image.
+def find_lattice(image: np.ndarray, outline: tuple[float, float, float, float] | None = None,
+                 aspect: float | None = None) -> Lattice:
+    """Rows, columns and every line crossing of the grid in a rectified image (colour or grey).
 
-    ``outline`` (left, top, right, bottom) is where the outer grid lines are expected, if known.
+    ``outline`` (left, top, right, bottom) is where the outer grid lines are expected, if known;
+    ``aspect`` the expected rows / cols (the grid's height / width in the photo: squares are square).
     """
-    if gray.ndim == 3:
-        gray = cv2.cvtColor(gray, cv2.COLOR_BGR2GRAY)
-    horiz = line_strength(gray, 1)
-    vert = line_strength(gray, 0)
-    row_lines = _lines_1d(horiz.mean(axis=1), None if outline is None else (outline[1], outline[3]))
-    col_lines = _lines_1d(vert.mean(axis=0), None if outline is None else (outline[0], outline[2]))
+    horiz = line_strength(image, 1)
+    vert = line_strength(image, 0)
+    row_axis = _axis(horiz.mean(axis=1), None if outline is None else (outline[1], outline[3]))
+    col_axis = _axis(vert.mean(axis=0), None if outline is None else (outline[0], outline[2]))
+    rows, cols = _choose_counts(row_axis, col_axis, aspect)
+    row_lines, col_lines = row_axis.lines(rows), col_axis.lines(cols)
     # Rectification leaves lines within a small share of a square of their even positions.
     row_window = WINDOW * np.diff(row_lines).mean()
     col_window = WINDOW * np.diff(col_lines).mean()

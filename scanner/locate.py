@@ -50,10 +50,15 @@ def downscale(image: np.ndarray, side: int = WORK_SIDE) -> tuple[np.ndarray, flo
     return cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA), scale
 
 
-def thin_dark(gray: np.ndarray, width: int) -> np.ndarray:
-    """Strength of dark structures thinner than ``width`` pixels (black-hat), uint8."""
+def thin_dark(image: np.ndarray, width: int) -> np.ndarray:
+    """Strength of dark structures thinner than ``width`` pixels (black-hat), uint8.
+
+    For a colour image, the strongest of the three channels: a pale coloured print (a light red grid on
+    cream paper) stands out in one channel far more than in grey.
+    """
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (width, width))
-    return cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, kernel)
+    hat = cv2.morphologyEx(image, cv2.MORPH_BLACKHAT, kernel)
+    return hat.max(axis=2) if hat.ndim == 3 else hat
 
 
 def order_corners(points: np.ndarray) -> np.ndarray:
@@ -82,8 +87,7 @@ def quad_from_points(points: np.ndarray) -> np.ndarray:
 def find_grid_quad(image: np.ndarray) -> GridQuad:
     """Locate the largest printed grid; ScanError if the photo holds none."""
     small, scale = downscale(image)
-    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
-    strength = thin_dark(gray, 7)
+    strength = thin_dark(small, 7)
     threshold = max(12.0, float(np.percentile(strength, 90)))
     mask = (strength > threshold).astype(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -93,7 +97,7 @@ def find_grid_quad(image: np.ndarray) -> GridQuad:
     ys, xs = np.nonzero(labels == best)
     points = np.stack([xs, ys], axis=1).astype(np.float32)
     quad = quad_from_points(points)
-    area = abs(cv2.contourArea(quad)) / float(gray.shape[0] * gray.shape[1])
+    area = abs(cv2.contourArea(quad)) / float(small.shape[0] * small.shape[1])
     if area < MIN_AREA_FRACTION:
         raise ScanError("no printed grid found (no large lattice of lines in the photo)")
     return GridQuad((quad + 0.5) / scale - 0.5, int(stats[best, cv2.CC_STAT_AREA]), area)

@@ -56,13 +56,15 @@ def find_geometry(image: np.ndarray) -> Geometry:
         raise ScanError("the plan's grid runs off the edge of the photo; photograph the whole sheet")
     rect = rectify(image, quad.corners, (GRID_SIDE, GRID_SIDE), MARGIN)
     outline = (MARGIN, MARGIN, MARGIN + GRID_SIDE, MARGIN + GRID_SIDE)
-    lattice = find_lattice(cv2.cvtColor(rect.image, cv2.COLOR_BGR2GRAY), outline)
+    sides = np.linalg.norm(quad.corners - np.roll(quad.corners, -1, axis=0), axis=1)  # top, right, bottom, left
+    aspect = float((sides[1] + sides[3]) / (sides[0] + sides[2]))
+    lattice = find_lattice(rect.image, outline, aspect)
     span = max(lattice.rows, lattice.cols)
     if GRID_SIDE / span < 0.8 * CELL:
         side, margin = CELL * span, CELL
         corners = rect.to_photo(lattice.corners())
         rect = rectify(image, corners, (side, side), margin)
-        lattice = find_lattice(cv2.cvtColor(rect.image, cv2.COLOR_BGR2GRAY), (margin, margin, margin + side, margin + side))
+        lattice = find_lattice(rect.image, (margin, margin, margin + side, margin + side), aspect)
     return Geometry(rect, lattice)
 
 
