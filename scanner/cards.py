@@ -199,7 +199,12 @@ def find_cards(image: np.ndarray, spec: CardSpec, min_fraction: float = 2e-4) ->
         areas = sorted((c.area_px for c in found), reverse=True)
         typical = areas[min(2, len(areas) - 1)]
         found = [c for c in found if c.area_px > 0.3 * typical]
-    return sorted(found, key=lambda c: -c.area_px)
+    kept: list[FoundCard] = []
+    for card in sorted(found, key=lambda c: -c.area_px):  # a hole inside a card found already is its picture
+        if all(cv2.pointPolygonTest(k.corners.astype(np.float32), tuple(map(float, card.centre)), False) < 0
+               for k in kept):
+            kept.append(card)
+    return kept
 
 
 def rectify_card(image: np.ndarray, card: FoundCard, spec: CardSpec, px_per_mm: float) -> Rectified:
