@@ -4,8 +4,9 @@ Kept to measure the two readers against each other on synthetic photos with grou
 
     python -m scanner.games.gnoming.ocr PHOTOS_DIR   # photos and .json truth from `golfscan fixtures make`
 
-On the phone and hard presets matching the art read more cards right and is far faster (see the module
-docstring of :mod:`scanner.games.gnoming`), so the scanner uses matching.
+On 126 cards of phone and hard photos (fresh seeds), tesseract read 79 % of the values right at 0.4 s a
+card, even given the true card outline; matching the card art read 100 % at 0.025 s a card. The
+scanner uses matching.
 """
 
 from __future__ import annotations
