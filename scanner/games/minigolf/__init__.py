@@ -161,7 +161,10 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
     if rows * cols > 900:
         raise ScanError("no Minigolf Designer course found (the green area has no tile lattice)")
     lattice = lattice_from_quad(quad, rows, cols)
-    tokens = read_tokens(p.small, lattice)
+    a = np.array([[1 / p.scale, 0, 0.5 / p.scale - 0.5 + p.offset[0]],
+                  [0, 1 / p.scale, 0.5 / p.scale - 0.5 + p.offset[1]], [0, 0, 1]])
+    shown = Lattice(a @ lattice.h, lattice.rows, lattice.cols)  # lattice -> photo pixels
+    tokens = read_tokens(p.small, lattice, image, shown)
     cells = _read_cells(p, lattice, tokens)
     if len(cells.tiles) < 2:
         raise ScanError("no Minigolf Designer course found (fewer than two tiles)")
@@ -184,9 +187,6 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
     n_rows = max(r for r, _ in every) - r0 + 2
     n_cols = max(c for _, c in every) - c0 + 2
 
-    a = np.array([[1 / p.scale, 0, 0.5 / p.scale - 0.5 + p.offset[0]],
-                  [0, 1 / p.scale, 0.5 / p.scale - 0.5 + p.offset[1]], [0, 0, 1]])
-    shown = Lattice(a @ lattice.h, lattice.rows, lattice.cols)  # lattice -> photo pixels
     reads: list[Read] = []
     tiles = []
     for i, (rc, (cell, rd)) in enumerate(sorted(placed.items())):

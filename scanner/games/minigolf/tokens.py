@@ -27,6 +27,7 @@ CROP = 40  # side of an upright face crop, pixels
 SLACK = 4  # the crop is searched this many pixels off its middle
 CROP_TILES = 2.2 * FACE  # side of the crop in tiles
 ANGLES = np.arange(0, 360, 10)
+TOKEN_MIN = 0.65  # right token reads score about 0.75 and more; white patches without a digit 0.55 or less
 
 
 @dataclass(frozen=True)
@@ -126,12 +127,14 @@ def read_face(crop: np.ndarray) -> tuple[int, float, float, tuple[tuple[int, flo
     return int(order[0]) + 1, float(per_digit[order[0]]), float(per_digit[order[0]] - per_digit[order[1]]), alts
 
 
-def read_tokens(image: np.ndarray, lattice: Lattice) -> list[TokenRead]:
-    """Every number token on the lattice, best reading first per token."""
+def read_tokens(image: np.ndarray, lattice: Lattice, photo: np.ndarray, shown: Lattice) -> list[TokenRead]:
+    """Every number token on the lattice: found in the working ``image`` (balanced), read from the full
+    ``photo`` (whose lattice is ``shown``), where the digits are sharpest."""
     flat = flatten(image, lattice)
     out = []
     for fx, fy in find_faces(flat):
         centre = (fx / PX, fy / PX)
-        number, score, margin, alts = read_face(crop_face(image, lattice, centre))
-        out.append(TokenRead(number, centre, score, margin, alts))
+        number, score, margin, alts = read_face(crop_face(photo, shown, centre))
+        if score >= TOKEN_MIN:  # white patches that show no printed digit are no tokens
+            out.append(TokenRead(number, centre, score, margin, alts))
     return out
