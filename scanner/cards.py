@@ -263,8 +263,9 @@ class Templates:
         energy = np.array([(f * f).mean(axis=(1, 2, 3)) for f in feats])
         return cls(tuple(faces), feats, energy, boxes, tuple(regions.values()), px_per_mm)
 
-    def scores(self, card: np.ndarray) -> np.ndarray:
-        """(n, 2) match of a rectified card (BGR, at ``px_per_mm``) with every face: as given, and turned."""
+    def scores(self, card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Match of a rectified card (BGR, at ``px_per_mm``) with every face, as given and turned: the
+        scores (n, 2), and the first region's alone (n, 2), how much it looks like each face overall."""
         out = np.zeros((len(self.labels), 2))
         gate = np.zeros((len(self.labels), 2))
         balanced = white_balanced(card)
@@ -277,4 +278,4 @@ class Templates:
                 out[:, turn] += weight * region
                 if k == 0:
                     gate[:, turn] = region
-        return out / sum(self.weights) - (gate < gate.max() - GATE)
+        return out / sum(self.weights) - (gate < gate.max() - GATE), gate

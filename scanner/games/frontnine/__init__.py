@@ -50,6 +50,10 @@ REGIONS = {(1.0, 1.0, 62.0, 87.0): 1.0, (9.5, 8.5, 15.5, 14.5): 2.0, (47.0, 7.0,
 # wrong read scored 0.50 with a margin of 0.006).
 READ_MIN = 0.55
 MARGIN_MIN = 0.008
+# The whole card alone: real cards match 0.95 +- 0.09 (5th percentile 0.86); things of card size with a
+# light rim (a phone, a coaster, a box on a score sheet) reach 0.35-0.87, often with details that happen
+# to fit a sparse special card. Below WHOLE_MIN a read is not trusted.
+WHOLE_MIN = 0.75
 JOIN_MAX_MM = 20.0  # a tee farther than this from the previous flag exit: the chain is broken there
 
 
@@ -91,10 +95,11 @@ class CardRead:
     score: float
     margin: float  # over the best card printed differently
     alternatives: tuple[tuple[str, float], ...]
+    whole: float  # the whole card's match alone
 
     @property
     def trusted(self) -> bool:
-        return self.score >= READ_MIN and self.margin >= MARGIN_MIN
+        return self.score >= READ_MIN and self.margin >= MARGIN_MIN and self.whole >= WHOLE_MIN
 
     @property
     def kind(self) -> str:
@@ -103,7 +108,7 @@ class CardRead:
 
 def read_card(image: np.ndarray, card: FoundCard, tpl: Templates | None = None) -> CardRead:
     tpl = tpl or templates()
-    scores = tpl.scores(rectify_card(image, card, spec(), tpl.px_per_mm).image)
+    scores, whole = tpl.scores(rectify_card(image, card, spec(), tpl.px_per_mm).image)
     best = scores.max(axis=1)
     order = np.argsort(-best)
     top = tpl.labels[order[0]]
@@ -111,7 +116,8 @@ def read_card(image: np.ndarray, card: FoundCard, tpl: Templates | None = None) 
     margin = float(best[order[0]] - best[other[0]])
     turned = int(np.argmax(scores[order[0]]))
     alts = tuple((tpl.labels[i], round(float(best[i]), 3)) for i in other[:2])
-    return CardRead(card.turned() if turned else card, top, float(best[order[0]]), margin, alts)
+    return CardRead(card.turned() if turned else card, top, float(best[order[0]]), margin, alts,
+                    float(whole[order[0], turned]))
 
 
 # ---- the table plane -------------------------------------------------------------------------------
@@ -265,15 +271,12 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
     core = [r for r in trusted if r.kind == "course"]
     plane = fit_plane([club.card.corners] + [r.card.corners for r in core], size, image.shape)
     others = [r for r in reads if r.kind != "club" and not (r.trusted and r.kind == "course")]
-    shaped = []
+    shaped, odd = [], []
     for r in others:
         if not plane.card_shaped(r.card.corners, size):
             r = read_card(image, r.card.quarter_turned(spec()), tpl)  # the short sides were the other two?
-        if plane.card_shaped(r.card.corners, size):
-            shaped.append(r)
+        (shaped if plane.card_shaped(r.card.corners, size) else odd).append(r)
     warnings = []
-    if len(shaped) < len(others):
-        warnings.append(f"{len(others) - len(shaped)} card-like shape(s) of the wrong size ignored")
     holes = core + [r for r in shaped if r.kind == "course"]
     specials = [r for r in shaped if r.kind == "special"]
     plane = fit_plane([club.card.corners] + [r.card.corners for r in holes], size, image.shape)
@@ -302,6 +305,9 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
         note += "".join(f"; {p}" for p in problems)
         out_reads.append(Read(f"{place}.distance_balls", round(distance, 2), 1.0 if sure else 0.5, not sure,
                               None, (), note))
+    for r in odd:  # most are things on the table, but a card seen badly must not vanish unnoticed
+        out_reads.append(Read(f"{place}.specials", None, 0.0, True, r.card.corners, (),
+                              "a shape with a light rim, not a card of the right size: ignored; is a card missing?"))
     if len(clubs) > 1:
         warnings.append(f"{len(clubs)} club houses in the photo: measured from the best read one")
     player: dict[str, Any] = {"name": name, "course": course_ids, "specials": special_ids}
@@ -332,15 +338,16 @@ def draw_overlay(image: np.ndarray, club: CardRead, reads: list[Read]) -> np.nda
 
 
 def likelihood(image: np.ndarray) -> float:
-    """How much the photo looks like a Front Nine course: the share of card shapes read as our cards,
-    with a club house among them."""
+    """How much the photo looks like a Front Nine course: the share of card shapes read as our cards, at
+    least four of them, a club house among them."""
     found = find_cards(image, spec())
     if not found:
         return 0.0
     tpl = templates()
     reads = [read_card(image, c, tpl) for c in found[:12]]
-    share = sum(r.trusted for r in reads) / len(reads)
-    return float(share * (1.0 if any(r.trusted and r.kind == "club" for r in reads) else 0.5))
+    sure = sum(r.trusted for r in reads)
+    club = any(r.trusted and r.kind == "club" for r in reads)
+    return float(sure / len(reads) * min(1.0, sure / 4) * (1.0 if club else 0.5))
 
 
 def merge(boards: list[dict[str, Any]]) -> dict[str, Any]:

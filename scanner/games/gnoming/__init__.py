@@ -52,7 +52,7 @@ def templates() -> Templates:
 
 def face_scores(tpl: Templates, card_image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per face (FACES order): its best match score (upright or turned) and whether it was turned."""
-    scores = tpl.scores(card_image)
+    scores, _ = tpl.scores(card_image)
     return scores.max(axis=1), scores.argmax(axis=1)
 
 
