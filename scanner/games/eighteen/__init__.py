@@ -33,6 +33,7 @@ CELL = 64  # pixels per square in the cut-out patches
 GRID_SIDE = 640  # first rectification: grid side in pixels
 MARGIN = 48
 FLAG_BELOW = 0.8  # reads less sure than this are flagged for review
+ORIENT_SURE = 0.9  # below this, the plan's orientation is reported as uncertain
 PAR_SURE = 0.8  # par digits less sure than this are flagged (a wrong par changes the score)
 EDGE_GAP = 0.003  # a grid outline closer than this share of the photo to its edge is cut off
 TREE_VOTE = 2.0  # log-evidence one upright tree adds to an orientation
@@ -192,15 +193,18 @@ def scan(image: np.ndarray, setup: dict | None = None, debug: Debug | None = Non
             cells[ur][uc] = value
             poly = rect.to_photo(lattice.cell_quad(r, c))
             alts = tuple((planmod.rotate_value(v, turns), p) for v, p in g.alternatives)
-            flagged = g.confidence < FLAG_BELOW or value["k"] == "unknown"
+            # With the plan's top in doubt, tee/green sides and par digits are in doubt too.
+            turned_doubt = orient.confidence < ORIENT_SURE and value["k"] == "teegreen"
+            flagged = g.confidence < FLAG_BELOW or value["k"] == "unknown" or turned_doubt
             note = g.note or (f"unsure reading: {value['k']}" if flagged else "")
             reads.append(Read(f"cells[{ur}][{uc}]", value, g.confidence, flagged, poly, alts, note))
             if (r, c) in digit_reads:
                 d = digit_reads[r, c]
                 doubt = "par digit unreadable" if d.par is None else f"par digit read as {d.par}, unsure"
                 reads.append(Read(f"cells[{ur}][{uc}].par", d.par, d.confidence,
-                                  d.par is None or d.confidence < PAR_SURE, poly, d.alternatives, doubt))
-    if orient.confidence < 0.9:
+                                  d.par is None or d.confidence < PAR_SURE or turned_doubt, poly,
+                                  d.alternatives, doubt))
+    if orient.confidence < ORIENT_SURE:
         warnings.append(f"orientation of the plan is uncertain (confidence {orient.confidence:.2f}); check that "
                         "row 0 is the top of the sheet")
     if all(v["k"] == "empty" for row in cells for v in row):

@@ -70,11 +70,15 @@ def orientation(per_square: list[np.ndarray], up_votes: np.ndarray) -> Orientati
     ``up_votes`` (4,) are additional log-evidence per turn (trees, flags).
     """
     scores = np.array(up_votes, float)
+    voters = int(np.count_nonzero(up_votes))
     for probs in per_square:
         if len(probs):
             digit_like = probs[:, :, :3].max(axis=2).max(axis=0)  # best piece per turn
             scores += np.log(digit_like + FLOOR)
-    p = np.exp(scores - scores.max())
+            voters += 1
+    # The votes share one reader's habits, so they are not independent: temper the sum before it
+    # becomes a probability.
+    p = np.exp((scores - scores.max()) / np.sqrt(max(voters, 1)))
     p /= p.sum()
     turns = int(np.argmax(scores))
     return Orientation(turns, tuple(float(s) for s in scores), float(p[turns]))
