@@ -33,10 +33,6 @@ class Lattice:
         p = np.asarray(pts, np.float64).reshape(-1, 1, 2)
         return cv2.perspectiveTransform(p, self.h).reshape(np.shape(pts))
 
-    def to_lattice(self, pts) -> np.ndarray:
-        p = np.asarray(pts, np.float64).reshape(-1, 1, 2)
-        return cv2.perspectiveTransform(p, np.linalg.inv(self.h)).reshape(np.shape(pts))
-
     def cell_quad(self, r: float, c: float) -> np.ndarray:
         """Photo corners (NW, NE, SE, SW) of cell (r, c)."""
         return self.to_photo([[c, r], [c + 1, r], [c + 1, r + 1], [c, r + 1]])

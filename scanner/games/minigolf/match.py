@@ -83,7 +83,6 @@ class TileRead:
     rotation: int
     score: float
     margin: float  # over the best reference with another scoring meaning
-    shift: tuple[float, float]  # where the tile sits off the lattice, in reference pixels
     alternatives: tuple[tuple[str, int, float], ...]
 
 
@@ -157,9 +156,7 @@ def read_tile(patch: np.ndarray, hidden: np.ndarray | None = None) -> TileRead:
         if meaning(*key) != best_meaning and all(a[:2] != key for a in alts):
             alts.append((key[0], key[1], fine[i]))
     other = alts[0][2] if alts else -1.0
-    shift = where[order[0]] - (SHIFT - INNER)
-    return TileRead(best[0], best[1], fine[order[0]], fine[order[0]] - other,
-                    (float(shift[0]), float(shift[1])), tuple(alts[:3]))
+    return TileRead(best[0], best[1], fine[order[0]], fine[order[0]] - other, tuple(alts[:3]))
 
 
 def entrance_score(patch: np.ndarray) -> tuple[float, str]:
