@@ -265,8 +265,10 @@ class Templates:
 
     def scores(self, card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Match of a rectified card (BGR, at ``px_per_mm``) with every face, as given and turned: the
-        scores (n, 2), and the first region's alone (n, 2), how much it looks like each face overall."""
+        scores (n, 2); and the match over only the regions where each face shows something (n, 2), which
+        a blank thing of card size (a phone, a coaster) cannot earn by being as blank as a sparse card."""
         out = np.zeros((len(self.labels), 2))
+        shown = np.zeros((len(self.labels), 2))
         gate = np.zeros((len(self.labels), 2))
         balanced = white_balanced(card)
         for turn, image in enumerate((balanced, np.ascontiguousarray(balanced[::-1, ::-1]))):
@@ -276,6 +278,8 @@ class Templates:
                 dot = np.einsum("nyxc,yxc->n", feats, part) / part.size
                 region = dot + 1.0 - (energy + float((part * part).mean())) / 2
                 out[:, turn] += weight * region
+                shown[:, turn] += weight * region * (energy > 0.99)
                 if k == 0:
                     gate[:, turn] = region
-        return out / sum(self.weights) - (gate < gate.max() - GATE), gate
+        weight_shown = (np.array(self.weights)[:, None] * (self.energy > 0.99)).sum(axis=0)
+        return out / sum(self.weights) - (gate < gate.max() - GATE), shown / weight_shown[:, None]

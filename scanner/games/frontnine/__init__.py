@@ -50,10 +50,10 @@ REGIONS = {(1.0, 1.0, 62.0, 87.0): 1.0, (9.5, 8.5, 15.5, 14.5): 2.0, (47.0, 7.0,
 # wrong read scored 0.50 with a margin of 0.006).
 READ_MIN = 0.55
 MARGIN_MIN = 0.008
-# The whole card alone: real cards match 0.95 +- 0.09 (5th percentile 0.86); things of card size with a
-# light rim (a phone, a coaster, a box on a score sheet) reach 0.35-0.87, often with details that happen
-# to fit a sparse special card. Below WHOLE_MIN a read is not trusted.
-WHOLE_MIN = 0.75
+# The match over the regions where the card shows something: real cards 0.85 +- 0.14 (5th percentile
+# 0.60); things of card size with a light rim (a phone, a coaster, a box on a score sheet) reach 0.07-0.55
+# while being as blank as a sparse special card in the rest. Below SHOWN_MIN a read is not trusted.
+SHOWN_MIN = 0.55
 JOIN_MAX_MM = 20.0  # a tee farther than this from the previous flag exit: the chain is broken there
 
 
@@ -95,11 +95,11 @@ class CardRead:
     score: float
     margin: float  # over the best card printed differently
     alternatives: tuple[tuple[str, float], ...]
-    whole: float  # the whole card's match alone
+    shown: float  # the match over the regions where the card shows something
 
     @property
     def trusted(self) -> bool:
-        return self.score >= READ_MIN and self.margin >= MARGIN_MIN and self.whole >= WHOLE_MIN
+        return self.score >= READ_MIN and self.margin >= MARGIN_MIN and self.shown >= SHOWN_MIN
 
     @property
     def kind(self) -> str:
@@ -108,7 +108,7 @@ class CardRead:
 
 def read_card(image: np.ndarray, card: FoundCard, tpl: Templates | None = None) -> CardRead:
     tpl = tpl or templates()
-    scores, whole = tpl.scores(rectify_card(image, card, spec(), tpl.px_per_mm).image)
+    scores, shown = tpl.scores(rectify_card(image, card, spec(), tpl.px_per_mm).image)
     best = scores.max(axis=1)
     order = np.argsort(-best)
     top = tpl.labels[order[0]]
@@ -117,7 +117,7 @@ def read_card(image: np.ndarray, card: FoundCard, tpl: Templates | None = None) 
     turned = int(np.argmax(scores[order[0]]))
     alts = tuple((tpl.labels[i], round(float(best[i]), 3)) for i in other[:2])
     return CardRead(card.turned() if turned else card, top, float(best[order[0]]), margin, alts,
-                    float(whole[order[0], turned]))
+                    float(shown[order[0], turned]))
 
 
 # ---- the table plane -------------------------------------------------------------------------------
@@ -278,7 +278,9 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
         (shaped if plane.card_shaped(r.card.corners, size) else odd).append(r)
     warnings = []
     holes = core + [r for r in shaped if r.kind == "course"]
-    specials = [r for r in shaped if r.kind == "special"]
+    # a special card is kept if it shows what a card shows (perhaps not which one); else it is set aside
+    specials = [r for r in shaped if r.kind == "special" and r.shown >= SHOWN_MIN]
+    odd += [r for r in shaped if r.kind == "special" and r.shown < SHOWN_MIN]
     plane = fit_plane([club.card.corners] + [r.card.corners for r in holes], size, image.shape)
     poses, misfit = plane.poses, plane.misfit
     order, problems = chain(poses[0], [(r, p) for r, p in zip(holes, poses[1:], strict=True)], size)
@@ -307,7 +309,7 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
                               None, (), note))
     for r in odd:  # most are things on the table, but a card seen badly must not vanish unnoticed
         out_reads.append(Read(f"{place}.specials", None, 0.0, True, r.card.corners, (),
-                              "a shape with a light rim, not a card of the right size: ignored; is a card missing?"))
+                              "a card-sized shape not read as a card: ignored; is a card missing?"))
     if len(clubs) > 1:
         warnings.append(f"{len(clubs)} club houses in the photo: measured from the best read one")
     player: dict[str, Any] = {"name": name, "course": course_ids, "specials": special_ids}
