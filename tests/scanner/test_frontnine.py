@@ -9,6 +9,7 @@ import pytest
 from flatphoto import flat_photo, turned
 
 from fixtures.games import frontnine, gnoming
+from fixtures.scene import Component, Scene, scene_bounds_mm
 from golfscan.pipeline import merge_setup
 from rules import registry
 from scanner.errors import ScanError
@@ -91,3 +92,39 @@ def test_another_games_photo_is_refused():
 def test_a_photo_without_cards_is_a_scan_error():
     with pytest.raises(ScanError, match="no cards"):
         scanner.scan(np.full((600, 800, 3), 200, np.uint8))
+
+
+def _blank_card_thing(scene) -> Component:
+    """A card-sized thing with a light rim and a blank middle (a phone in a white case), beside the cards."""
+    img = np.zeros((88 * 4, 63 * 4, 4), np.uint8)
+    img[...] = (240, 240, 240, 255)
+    img[16:-16, 16:-16, :3] = (30, 30, 36)
+    lo, hi = scene_bounds_mm(scene)
+    return Component(img, 4.0, (float(lo[0]) - 60.0, float(lo[1]) + 80.0), 10.0)
+
+
+def test_a_blank_card_sized_thing_is_never_read_unflagged(course):
+    board, truth, _ = course
+    scene = frontnine.compose(board, np.random.default_rng(5))
+    thing = _blank_card_thing(scene)
+    scene = Scene(scene.components + [thing])
+    photo = flat_photo(scene, PPM)
+    result = scanner.scan(photo.image)
+    want = next(p for p in board["players"] if p["name"] == truth["player"])
+    sure = [r.value for r in result.reads if r.where.split(".")[-1].startswith("specials[") and not r.flagged]
+    assert sorted(sure) == sorted(want["specials"])
+    centre = flat_photo(Scene([thing]), PPM, around=scene).image.max(axis=2) > 100
+    ys, xs = np.nonzero(centre)
+    at = np.array([xs.mean(), ys.mean()])
+    about = [r for r in result.reads if r.polygon is not None and np.linalg.norm(r.polygon.mean(axis=0) - at) < 30]
+    assert about and all(r.flagged for r in about)
+
+
+def test_a_broken_chain_flags_the_distance(course):
+    board, truth, _ = course
+    scene = frontnine.compose(board, np.random.default_rng(5))
+    gone = f"{truth['player']}/course2"
+    photo = flat_photo(Scene([c for c in scene.components if c.name != gone]), PPM, around=scene)
+    result = scanner.scan(photo.image)
+    distance = next(r for r in result.reads if r.where.endswith("distance_balls"))
+    assert distance.flagged and "broken" in distance.note

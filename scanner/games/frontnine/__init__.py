@@ -52,7 +52,8 @@ READ_MIN = 0.55
 MARGIN_MIN = 0.008
 # The match over the regions where the card shows something: real cards 0.85 +- 0.14 (5th percentile
 # 0.60); things of card size with a light rim (a phone, a coaster, a box on a score sheet) reach 0.07-0.55
-# while being as blank as a sparse special card in the rest. Below SHOWN_MIN a read is not trusted.
+# while being as blank as a sparse special card in the rest. Below SHOWN_MIN a read is not trusted; a
+# special card below it is set aside and flagged (at 0.6, blurred real cards were set aside as often).
 SHOWN_MIN = 0.55
 JOIN_MAX_MM = 20.0  # a tee farther than this from the previous flag exit: the chain is broken there
 
