@@ -24,6 +24,7 @@ from scanner.games.minigolf.match import (
     DOUBT_MARGIN,
     UNKNOWN_BELOW,
     TileRead,
+    coarse_score,
     cut_cell,
     entrance_score,
     meaning,
@@ -41,6 +42,8 @@ FACINGS = ("SE", "SW", "NW", "NE")  # clockwise: one quarter turn of the course 
 TILE_MIN = 0.6  # a cell with little grass holds a tile when it matches one at least this well
 ENTRANCE_MIN = 0.45  # correlation with the entrance art that a cell needs to be the entrance
 TOKEN_DOUBT = 0.06  # token reading margin under this is flagged
+MAX_CELLS = 900  # more cells than this: not a course of tiles
+SAMPLE_CELLS = 8  # cells compared when choosing between likely tile counts
 FLAG_BELOW = 0.85  # tile reading score under this is flagged (about the 1st percentile of right reads)
 
 
@@ -120,6 +123,25 @@ def _token_mask(img: np.ndarray, lattice: Lattice, tokens: list[TokenRead]) -> n
     return mask
 
 
+def _best_lattice(p: Prepared, quad: np.ndarray, options: list[tuple[int, int]]) -> Lattice:
+    """Of the likely tile counts, the lattice whose grassy cells look most like catalogue tiles (a count off
+    by a factor cuts cells across tiles, and nothing matches them well)."""
+    options = [o for o in options if o[0] * o[1] <= MAX_CELLS]
+    if not options:
+        raise ScanError("no Minigolf Designer course found (the green area has no tile lattice)")
+    best, best_score = None, -2.0
+    for rows, cols in options:
+        lattice = lattice_from_quad(quad, rows, cols)
+        grass, _ = _cover(p, lattice)
+        cells = [(r - 1, c - 1) for r, c in zip(*np.nonzero(grass >= 0.35), strict=True)]
+        sample = cells[:: max(1, len(cells) // SAMPLE_CELLS)]
+        score = float(np.mean([coarse_score(cut_cell(p.small, lattice.cell_quad(*rc))) for rc in sample])) \
+            if sample else -1.0
+        if score > best_score:
+            best, best_score = lattice, score
+    return best
+
+
 def _turn(rc: tuple[int, int], turns: int) -> tuple[int, int]:
     r, c = rc
     for _ in range(turns):
@@ -157,10 +179,8 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
     """Read the course in ``image`` (BGR, displayed orientation) into a Minigolf Designer board file."""
     p = prepare(image)
     quad = boundary_quad(p.region)
-    rows, cols = tile_counts(quad, p.masks.path, p.masks.art)
-    if rows * cols > 900:
-        raise ScanError("no Minigolf Designer course found (the green area has no tile lattice)")
-    lattice = lattice_from_quad(quad, rows, cols)
+    lattice = _best_lattice(p, quad, tile_counts(quad, p.masks.path, p.masks.art))
+    rows, cols = lattice.rows, lattice.cols
     a = np.array([[1 / p.scale, 0, 0.5 / p.scale - 0.5 + p.offset[0]],
                   [0, 1 / p.scale, 0.5 / p.scale - 0.5 + p.offset[1]], [0, 0, 1]])
     shown = Lattice(a @ lattice.h, lattice.rows, lattice.cols)  # lattice -> photo pixels

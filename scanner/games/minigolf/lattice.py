@@ -123,9 +123,10 @@ def _gap_score(profile: np.ndarray, n: int) -> float:
     return float(lines - middles)
 
 
-def tile_counts(quad: np.ndarray, path: np.ndarray, art: np.ndarray) -> tuple[int, int]:
-    """(rows, cols) of tiles in the quadrilateral: a first guess from the printed path width (a known share
-    of a tile), then the count nearby whose inner lattice lines fall best on the gaps between tiles."""
+def tile_counts(quad: np.ndarray, path: np.ndarray, art: np.ndarray) -> list[tuple[int, int]]:
+    """Likely (rows, cols) of tiles in the quadrilateral, likeliest first: a first guess from the printed
+    path width (a known share of a tile), then the three counts nearby per side whose inner lattice lines
+    fall best on the gaps between tiles."""
     flat = (_flatten(quad, path) > 0.5).astype(np.uint8)
     flat = cv2.morphologyEx(flat, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     dist = cv2.distanceTransform(flat, cv2.DIST_L2, 5)
@@ -142,14 +143,14 @@ def tile_counts(quad: np.ndarray, path: np.ndarray, art: np.ndarray) -> tuple[in
     counts = np.convolve(counts, [1, 2, 1], mode="same")
     tile = 2 * float(np.argmax(counts)) / PATH_SHARE
     gaps = 1.0 - _flatten(quad, art)
-    counts = []
+    best = []
     for axis, profile in ((0, gaps.mean(axis=1)), (1, gaps.mean(axis=0))):
         # thin gaps only: a hole in the course (a stream) is a wide bump, taken out by a running median
         profile = profile - median_filter(profile, size=max(3, int(tile * 0.4)) | 1, mode="nearest")
-        guess = gaps.shape[axis] / tile
-        options = range(max(1, int(np.floor(guess * 0.8))), int(np.ceil(guess * 1.25)) + 1)
-        counts.append(max(options, key=lambda n, p=profile: _gap_score(p, n)))
-    return counts[0], counts[1]
+        guess = gaps.shape[axis] / tile  # perspective and lens can skew it: look widely, keep three
+        options = range(max(1, int(np.floor(guess * 0.6))), int(np.ceil(guess * 1.7)) + 1)
+        best.append(sorted(options, key=lambda n, p=profile: -_gap_score(p, n))[:3])
+    return [(r, c) for r in best[0] for c in best[1]]
 
 
 def lattice_from_quad(quad: np.ndarray, rows: int, cols: int) -> Lattice:

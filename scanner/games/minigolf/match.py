@@ -117,6 +117,11 @@ def _scores(patch: np.ndarray, which: str = "tiles") -> tuple[np.ndarray, np.nda
     return corr.max(axis=0), where
 
 
+def coarse_score(patch: np.ndarray) -> float:
+    """How well a cell patch matches its best catalogue tile at first look."""
+    return float(_scores(patch.astype(np.float32))[0].max())
+
+
 def _fine(patch: np.ndarray, template: np.ndarray, loc: np.ndarray, seen: np.ndarray | None) -> float:
     """Correlation after aligning the patch to the template by an affine warp (ECC), from offset ``loc``:
     small features (a person, a flag) only line up once a tile's slight turn and the lattice error are undone.
