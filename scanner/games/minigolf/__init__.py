@@ -186,8 +186,9 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
     shown = Lattice(a @ lattice.h, lattice.rows, lattice.cols)  # lattice -> photo pixels
     tokens = read_tokens(p.small, lattice, image, shown)
     cells = _read_cells(p, lattice, tokens)
-    if len(cells.tiles) < 2:
-        raise ScanError("no Minigolf Designer course found (fewer than two tiles)")
+    known = sum(rd.score >= UNKNOWN_BELOW for rd in cells.tiles.values())
+    if known < 2 or known < 0.5 * len(cells.tiles):  # green art of another game is no course of tiles
+        raise ScanError("no Minigolf Designer course found (the green area shows no catalogue tiles)")
     warnings: list[str] = []
     if cells.entrance is None:
         corners = [(-1, -1), (-1, cols), (rows, cols), (rows, -1)]
