@@ -32,6 +32,7 @@ SCANNER = "golfscan-18-holes/1"
 CELL = 64  # pixels per square in the cut-out patches
 GRID_SIDE = 640  # first rectification: grid side in pixels
 MARGIN = 48
+PAPER_SPREADS = 16  # ink threshold: this many spreads of the paper's texture above its median
 FLAG_BELOW = 0.8  # reads less sure than this are flagged for review
 ORIENT_SURE = 0.9  # below this, the plan's orientation is reported as uncertain
 PAR_SURE = 0.8  # par digits less sure than this are flagged (a wrong par changes the score)
@@ -70,9 +71,14 @@ def find_geometry(image: np.ndarray) -> Geometry:
 
 
 def _ink_threshold(patches: np.ndarray) -> float:
-    """Binarisation level from the plan's own strongest strokes (pen, lighting and blur vary)."""
+    """Binarisation level from the plan itself (pen, lighting and blur vary): well above the paper's own
+    texture (median and spread of the ink measure, mostly paper), and no higher than a third of the
+    strongest strokes, so a faint pencil still counts when a heavy felt-tip shading is on the same plan."""
     m = int(BORDER * CELL)
-    return max(0.15, 0.35 * float(np.percentile(patches[:, :, m:-m, m:-m], 99)))
+    inner = patches[:, :, m:-m, m:-m]
+    median = float(np.median(inner))
+    spread = float(np.median(np.abs(inner - median)))
+    return float(np.clip(median + PAPER_SPREADS * spread, 0.1, max(0.15, 0.35 * np.percentile(inner, 99))))
 
 
 def _tree_votes(structure: list[list[Guess | None]], patches: np.ndarray, threshold: float) -> np.ndarray:

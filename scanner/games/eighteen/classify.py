@@ -67,7 +67,8 @@ def fairway_evidence(crossing: Crossing) -> float:
 
 
 def _black(f: CellFeatures) -> Guess | None:
-    conf = sure(f.ink, BLACK_INK, 0.05)
+    # A blacked-out square is ink right into its corners; a shaded fairway band leaves some paper.
+    conf = min(sure(f.ink, BLACK_INK, 0.05), sure(f.corners, BLACK_INK, 0.05))
     if conf < 0.5:
         return None
     return Guess({"k": "mountain", "style": "black"}, conf)

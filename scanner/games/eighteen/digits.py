@@ -213,26 +213,24 @@ def training_set(n_per_class: int, seed: int = 0) -> tuple[np.ndarray, np.ndarra
     def digit(text: str) -> np.ndarray:  # a third typeset, two thirds handwritten
         return _render_text(text, rng, fonts) if rng.random() < 0.33 else _render_hand(text, rng)
 
-    def sample(canvas: np.ndarray) -> np.ndarray:
-        while True:  # a distortion that leaves almost nothing of the mark is drawn again
-            patch = _distort(canvas, rng)
+    def sample(make) -> np.ndarray:
+        while True:  # a mark that comes out too small to read is drawn anew
+            patch = _distort(make(), rng)
             ys, xs = np.nonzero(patch)
             if len(xs) >= 8 and max(np.ptp(xs), np.ptp(ys)) >= 6:
                 return describe(patch)
 
     for label, text in enumerate(("3", "4", "5")):
         for _ in range(n_per_class):
-            xs.append(sample(digit(text)))
+            xs.append(sample(lambda text=text: digit(text)))
             ys.append(label)
+    makers = (  # a par digit turned (not upright, so "other": this is what finds the orientation), a flag,
+        lambda: np.ascontiguousarray(np.rot90(digit("345"[int(rng.integers(3))]), int(rng.integers(1, 4)))),
+        lambda: _render_hand("", rng, flag=True),  # ... and other marks
+        lambda: _render_other(rng),
+    )
     for i in range(n_per_class * 3):
-        kind = i % 3
-        if kind == 0:  # a par digit turned: not upright, so "other" - this is what finds the orientation
-            canvas = np.ascontiguousarray(np.rot90(digit("345"[i % 9 // 3]), int(rng.integers(1, 4))))
-        elif kind == 1:
-            canvas = _render_hand("", rng, flag=True)
-        else:
-            canvas = _render_other(rng)
-        xs.append(sample(canvas))
+        xs.append(sample(makers[i % 3]))
         ys.append(3)
     return np.stack(xs), np.array(ys)
 

@@ -67,6 +67,7 @@ class Blob:
 @dataclass(frozen=True)
 class CellFeatures:
     fill: float
+    corners: float  # least ink share of the four inner corner zones (a blacked-out square fills them all)
     ink: float  # share of inner pixels that are ink
     crossings: dict[str, Crossing]
     diagonal: tuple[float, float]  # (TL-BR, BL-TR) ink share along the best path
@@ -184,6 +185,14 @@ def horizontal_share(ink: np.ndarray, b: np.ndarray) -> float:
     return float((mag * (np.abs(gy) > 2.0 * np.abs(gx))).sum() / total)
 
 
+def _corner_ink(b: np.ndarray) -> float:
+    size = b.shape[0]
+    lo, hi = int(round(MARGIN * size)), int(round(0.3 * size))
+    zones = [b[lo:hi, lo:hi], b[lo:hi, size - hi:size - lo], b[size - hi:size - lo, lo:hi],
+             b[size - hi:size - lo, size - hi:size - lo]]
+    return float(min(z.mean() for z in zones))
+
+
 def measure(ink: np.ndarray, threshold: float) -> CellFeatures:
     """All measurements of one square's ink patch (square, values 0..1)."""
     ink = np.ascontiguousarray(ink)
@@ -194,6 +203,7 @@ def measure(ink: np.ndarray, threshold: float) -> CellFeatures:
     diagonal, path = diagonal_paths(b)
     return CellFeatures(
         fill=float(ink[inner, inner].mean()),
+        corners=_corner_ink(b),
         ink=float(b[inner, inner].mean()),
         crossings=crossings(b),
         diagonal=diagonal,
