@@ -164,7 +164,7 @@ def read_plan(image: np.ndarray) -> PlanReading:
     turns = orient.turns
 
     # Pass 2: hazards are read with the plan upright.
-    guesses = [[structure[r][c] or read_hazard(measure(np.rot90(patches[r, c], turns), threshold))
+    guesses = [[structure[r][c] or read_hazard(measure(np.rot90(patches[r, c], turns), threshold, False))
                 for c in range(cols)] for r in range(rows)]
     final = [list(row) for row in guesses]
     # Pre-printed symbols (gorse) come in identical twins; hand drawings never match that closely.

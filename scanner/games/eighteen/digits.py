@@ -32,6 +32,7 @@ MODEL = Path(__file__).with_name("digits_model.npz")
 SIDE = 24  # normalised digit image
 # Digit candidates, as shares of the square's side.
 MIN_HEIGHT, MAX_HEIGHT, MAX_WIDTH = 0.12, 0.45, 0.4
+MAX_PIECES = 4  # candidates read per square
 
 
 @dataclass(frozen=True)
@@ -117,7 +118,8 @@ def candidates(b: np.ndarray) -> list[Candidate]:
             continue
         patch = (labels[y:y + h, x:x + w] == k).astype(np.uint8)
         out.append(Candidate(patch, (float(centroids[k][0] / size), float(centroids[k][1] / size))))
-    return out
+    # a digit is one of the larger pieces; reading every sliver costs time and adds false votes
+    return sorted(out, key=lambda cand: -int(cand.patch.sum()))[:MAX_PIECES]
 
 
 # ---------------------------------------------------------------------------------------------------------

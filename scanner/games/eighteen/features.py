@@ -23,7 +23,6 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
-from scipy.ndimage import maximum_filter1d
 
 EDGES = ("N", "E", "S", "W")
 BAND = (0.1, 0.2)  # crossing band: from the printed line's edge to a fifth of the square inward
@@ -108,7 +107,7 @@ def crossings(b: np.ndarray) -> dict[str, Crossing]:
     }
 
 
-def diagonal_paths(b: np.ndarray, steps: int = 48) -> tuple[tuple[float, float], np.ndarray]:
+def diagonal_paths(b: np.ndarray, steps: int = 32) -> tuple[tuple[float, float], np.ndarray]:
     """Best wobbly corner-to-corner path for each diagonal (dynamic programming over sideways offsets).
 
     Returns the share of steps on ink for (TL-BR, BL-TR), and the (x, y) points of the better path.
@@ -126,7 +125,11 @@ def diagonal_paths(b: np.ndarray, steps: int = 48) -> tuple[tuple[float, float],
     scores = np.empty_like(values)  # best path score ending at (step, offset); a step moves the offset by <= 1
     scores[:, 0] = values[:, 0]
     for k in range(1, steps):
-        scores[:, k] = values[:, k] + maximum_filter1d(scores[:, k - 1], 3, axis=1, mode="nearest")
+        prev = scores[:, k - 1]
+        best = prev.copy()
+        np.maximum(best[:, 1:], prev[:, :-1], out=best[:, 1:])
+        np.maximum(best[:, :-1], prev[:, 1:], out=best[:, :-1])
+        scores[:, k] = values[:, k] + best
     score = scores[:, -1]
     shares = [float(score[d].max() / steps) for d in (0, 1)]
     d = 0 if shares[0] >= shares[1] else 1
@@ -193,21 +196,22 @@ def _corner_ink(b: np.ndarray) -> float:
     return float(min(z.mean() for z in zones))
 
 
-def measure(ink: np.ndarray, threshold: float) -> CellFeatures:
-    """All measurements of one square's ink patch (square, values 0..1)."""
+def measure(ink: np.ndarray, threshold: float, diagonals: bool = True) -> CellFeatures:
+    """All measurements of one square's ink patch (square, values 0..1); ``diagonals=False`` skips the
+    diagonal search (zeros), for squares already known to hold no tee/green."""
     ink = np.ascontiguousarray(ink)
     size = ink.shape[0]
     m = int(round(MARGIN * size))
     b = binarize(ink, threshold)
     inner = slice(m, size - m)
-    diagonal, path = diagonal_paths(b)
+    diagonal, path = diagonal_paths(b) if diagonals else ((0.0, 0.0), np.zeros((0, 2), int))
     return CellFeatures(
         fill=float(ink[inner, inner].mean()),
         corners=_corner_ink(b),
         ink=float(b[inner, inner].mean()),
         crossings=crossings(b),
         diagonal=diagonal,
-        beside_diagonal=crossings(erase_path(b, path, 3)),
+        beside_diagonal=crossings(erase_path(b, path, 3)) if len(path) else {},
         blobs=blobs(b),
         horizontal=horizontal_share(ink, b),
     )
