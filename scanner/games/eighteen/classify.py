@@ -125,7 +125,7 @@ def _wave(b: Blob) -> bool:
     """A thin, open, elongated stroke (a wavy line, in either direction)."""
     w, h = b.box[2], b.box[3]
     long, short = max(w, h), min(w, h)
-    return long >= 0.18 and long >= 1.8 * short and b.holes == 0 and b.area <= 0.5 * w * h
+    return long >= 0.18 and long >= 1.6 * short and b.holes == 0 and b.area <= 0.5 * w * h
 
 
 def _hazard(f: CellFeatures) -> Guess:
