@@ -36,7 +36,7 @@ STEM = 0.08  # a trunk reaches at least this far below the canopy
 CANOPY = 0.02  # least enclosed paper of a tree canopy
 OVAL = 1.15  # a bunker's outline is at least this much wider than tall
 TALL = 1.1  # a tree drawing is at least this much taller than wide
-ROUND = 0.35  # the paper inside an oval outline fills at least this share of its bounding box
+ROUND = 0.6  # an oval outline with its inside fills at least this share of its bounding box
 
 # The two triangles a diagonal makes, each with its two edges: TL-BR diagonal, then BL-TR diagonal.
 HALVES = {0: (("N", "E"), ("S", "W")), 1: (("N", "W"), ("S", "E"))}
@@ -143,7 +143,8 @@ def _hazard(f: CellFeatures) -> Guess:
     inside = [b for b in pieces if b is not main and _inside(b, main)]
     # A closed outline without a trunk: an oval with specks in it (or run into its rim), or a flat oval.
     flat = main.box[2] >= OVAL * main.box[3]
-    rounded = main.hole_area >= ROUND * main.box[2] * main.box[3]  # an oval's inside fills most of its box
+    # an oval, outline and inside together, fills most of its box (pi / 4); a triangle fills half
+    rounded = main.area + main.enclosed >= ROUND * main.box[2] * main.box[3]
     thin = main.area <= 0.35 * main.box[2] * main.box[3]
     open_oval = not main.holes and flat and thin and len(inside) >= 2  # an outline left open, specks in it
     if open_oval or (main.holes and main.stem < STEM and rounded and (inside or main.holes >= 2 or flat)):

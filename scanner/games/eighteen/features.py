@@ -61,6 +61,7 @@ class Blob:
     holes: int  # enclosed paper regions (a tree canopy, an oval)
     hole_area: float  # the largest enclosed paper region, share of the square
     stem: float  # how far the piece reaches below that region, under its middle (a trunk), share of the side
+    enclosed: float = 0.0  # all enclosed paper regions together, share of the square
 
 
 @dataclass(frozen=True)
@@ -172,8 +173,9 @@ def blobs(b: np.ndarray) -> tuple[Blob, ...]:
             band = piece[hy + hh:, hx + hw // 3:hx + hw - hw // 3]
             rows = np.nonzero(band.any(axis=1))[0] if band.size else np.array([])
             stem = float(rows.max() + 1) / size if len(rows) else 0.0
+        hole_sizes = [paper_stats[j, cv2.CC_STAT_AREA] / size**2 for j in holes]
         out.append(Blob((x / size, y / size, w / size, h / size), area / size**2, len(holes),
-                        max((paper_stats[j, cv2.CC_STAT_AREA] for j in holes), default=0) / size**2, stem))
+                        max(hole_sizes, default=0.0), stem, sum(hole_sizes)))
     return tuple(out)
 
 
