@@ -28,8 +28,11 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e '.[dev]'
 	@touch $(STAMP)
 
+# Scan the bundled photo of a finished Minigolf Designer course; the setup file holds what a photo
+# cannot show (land card, clients, orders).
 example: setup
-	$(VENV)/bin/golfscan score-board examples/minigolf-designer/board.json
+	$(VENV)/bin/golfscan scan examples/minigolf-designer/photo.jpg \
+	  --setup examples/minigolf-designer/photo-setup.json --overlay examples/minigolf-designer/photo-overlay.png
 
 lint: setup
 	$(VENV)/bin/ruff check .
