@@ -33,6 +33,7 @@ CELL = 64  # pixels per square in the cut-out patches
 GRID_SIDE = 640  # first rectification: grid side in pixels
 MARGIN = 48
 PAPER_SPREADS = 16  # ink threshold: this many spreads of the paper's texture above its median
+FAINT = 0.5  # second look at a blank-looking square: this share of the plan's ink level
 FLAG_BELOW = 0.8  # reads less sure than this are flagged for review
 ORIENT_SURE = 0.9  # below this, the plan's orientation is reported as uncertain
 PAR_SURE = 0.8  # par digits less sure than this are flagged (a wrong par changes the score)
@@ -106,6 +107,20 @@ def _tree_votes(structure: list[list[Guess | None]], patches: np.ndarray, thresh
     return votes
 
 
+def _hazard(patch: np.ndarray, turns: int, threshold: float) -> Guess:
+    """The hazard drawn in a square (plan upright). A square that looks blank is looked at again at a
+    lower ink level: a light pencil drawing next to heavy felt-tip shading falls below the plan's level.
+    Only a recognised drawing is taken from that second look, and it is flagged."""
+    upright = np.rot90(patch, turns)
+    guess = read_hazard(measure(upright, threshold, False))
+    if guess.value["k"] != "empty":
+        return guess
+    faint = read_hazard(measure(upright, FAINT * threshold, False))
+    if faint.value["k"] in ("empty", "unknown"):
+        return guess
+    return Guess(faint.value, min(faint.confidence, FLAG_BELOW - 0.1), note="faint drawing")
+
+
 def digit_candidates(patch: np.ndarray, threshold: float) -> list:
     """Digit-sized ink pieces of a tee/green square: all its ink (digits often touch the printed border)
     without the diagonal, which is erased along its path and on to the corners."""
@@ -164,8 +179,8 @@ def read_plan(image: np.ndarray) -> PlanReading:
     turns = orient.turns
 
     # Pass 2: hazards are read with the plan upright.
-    guesses = [[structure[r][c] or read_hazard(measure(np.rot90(patches[r, c], turns), threshold, False))
-                for c in range(cols)] for r in range(rows)]
+    guesses = [[structure[r][c] or _hazard(patches[r, c], turns, threshold) for c in range(cols)]
+               for r in range(rows)]
     final = [list(row) for row in guesses]
     # Pre-printed symbols (gorse) come in identical twins; hand drawings never match that closely.
     free = {(r, c): patches[r, c] for r in range(rows) for c in range(cols) if structure[r][c] is None}
