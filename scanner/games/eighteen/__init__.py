@@ -214,10 +214,11 @@ def scan(image: np.ndarray, setup: dict | None = None, debug: Debug | None = Non
             cells[ur][uc] = value
             poly = rect.to_photo(lattice.cell_quad(r, c))
             alts = tuple((planmod.rotate_value(v, turns), p) for v, p in g.alternatives)
-            # With the plan's top in doubt, tee/green sides and par digits are in doubt too.
-            turned_doubt = orient.confidence < ORIENT_SURE and value["k"] == "teegreen"
+            # With the plan's top in doubt, every square may sit elsewhere on the upright plan.
+            turned_doubt = orient.confidence < ORIENT_SURE
             flagged = g.confidence < FLAG_BELOW or value["k"] == "unknown" or turned_doubt
-            note = g.note or (f"unsure reading: {value['k']}" if flagged else "")
+            note = g.note or ("plan orientation uncertain" if turned_doubt else
+                              f"unsure reading: {value['k']}" if flagged else "")
             reads.append(Read(f"cells[{ur}][{uc}]", value, g.confidence, flagged, poly, alts, note))
             if (r, c) in digit_reads:
                 d = digit_reads[r, c]
