@@ -22,8 +22,9 @@ PLANS = OUTSIDE / "18-holes" if OUTSIDE else None
 needs_outside = pytest.mark.skipif(PLANS is None or not PLANS.is_dir(),
                                    reason="outside sample photos not found (../shared/outside/18-holes)")
 
-# What the scanner reaches on the six outside photos (squares read wrong, of 100 each); a regression fails.
-MAX_WRONG = {"plan_0000": 13, "plan_0001": 10, "plan_0002": 13, "plan_0003": 9, "plan_0004": 9, "plan_0005": 8}
+# What the scanner reaches on the six outside photos (squares read wrong, of 100 each, plus one for
+# numeric differences between platforms); a regression fails.
+MAX_WRONG = {"plan_0000": 11, "plan_0001": 9, "plan_0002": 13, "plan_0003": 9, "plan_0004": 8, "plan_0005": 5}
 
 
 # Squares that may read otherwise when the same photo is turned or tilted (resampled): a borderline
