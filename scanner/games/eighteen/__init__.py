@@ -140,7 +140,7 @@ def _label(value: dict) -> str:
         return f"T{value['tee_edge']}{value['green_edge']}{value['par'] or '?'}"
     if k == "mountain":
         return "M" if value["style"] == "peak" else "X"
-    return {"empty": ".", "gorse": "G", "water": "~", "tree": "T", "bunker": "B", "unknown": "?"}[k]
+    return {"empty": ".", "gorse": "G", "water": "~", "tree": "tr", "bunker": "B", "unknown": "?"}[k]
 
 
 @dataclass(frozen=True)

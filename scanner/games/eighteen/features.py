@@ -2,7 +2,8 @@
 
 What is measured is what every hand-drawn plan shares, whatever the pen or the sheet:
 
-* ``fill``      - how much of the square is inked (a blacked-out mountain is mostly ink);
+* ``ink``, ``corners`` - how much of the square is inked, and of its corners (a blacked-out mountain
+  is ink right into them);
 * ``crossings`` - per edge N/E/S/W, the strokes that cross a band just inside that edge (a fairway's two
   parallel lines reach two edges; hazards drawn inside the square reach none);
 * ``diagonal``  - for each diagonal, the share of a corner-to-corner path that runs on ink, allowing a
@@ -47,10 +48,6 @@ class Crossing:
         A fairway's two lines, or a shaded fairway's solid band, span a good part of the edge."""
         return self.spans[-1][1] - self.spans[0][0] if self.spans else 0.0
 
-    @property
-    def inked(self) -> float:
-        return float(sum(b - a for a, b in self.spans))
-
 
 @dataclass(frozen=True)
 class Blob:
@@ -66,7 +63,6 @@ class Blob:
 
 @dataclass(frozen=True)
 class CellFeatures:
-    fill: float
     corners: float  # least ink share of the four inner corner zones (a blacked-out square fills them all)
     ink: float  # share of inner pixels that are ink
     crossings: dict[str, Crossing]
@@ -208,7 +204,6 @@ def measure(ink: np.ndarray, threshold: float, diagonals: bool = True) -> CellFe
     inner = slice(m, size - m)
     diagonal, path = diagonal_paths(b) if diagonals else ((0.0, 0.0), np.zeros((0, 2), int))
     return CellFeatures(
-        fill=float(ink[inner, inner].mean()),
         corners=_corner_ink(b),
         ink=float(b[inner, inner].mean()),
         crossings=crossings(b),
