@@ -43,16 +43,23 @@ class PhotoOutcome:
         return not self.score_right and not self.flagged
 
 
-def truth_setup(board: dict[str, Any]) -> dict[str, Any]:
-    """What a player would supply with ``--setup``: the parts of the true board a photo cannot show."""
-    return {key: board[key] for key in ("setup", "player") if key in board}
+def truth_setup(truth: dict[str, Any], game: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """What a player would supply with ``--setup`` (the parts of the true board a photo cannot show), and
+    the true board to compare scores with. A plugin whose photos cannot show the whole board (players'
+    names, who went out first, other players' courses) says so with ``bench_setup(truth)``."""
+    hook = getattr(plugin(game), "bench_setup", None)
+    if hook is not None:
+        return hook(truth)
+    board = truth["board"]
+    return {key: board[key] for key in ("setup", "player") if key in board}, board
 
 
-def totals(board: dict[str, Any]) -> list[tuple[str, float]] | None:
-    """Each player's total for a board file, or None when it cannot be scored."""
+def totals(board: dict[str, Any]) -> list[float] | None:
+    """The players' totals for a board file, sorted (names a photo cannot show do not matter), or None
+    when it cannot be scored."""
     try:
         engine, parsed = registry.parse_board(board)
-        return [(s.player, s.total) for s in engine.score([parsed], {}).scores]
+        return sorted(s.total for s in engine.score([parsed], {}).scores)
     except BoardError:
         return None
 
@@ -63,22 +70,30 @@ def measure_photo(jpg: Path, game: str) -> PhotoOutcome:
     start = time.perf_counter()
     cv2.imread(str(jpg), cv2.IMREAD_COLOR)
     outcome.decode_seconds = time.perf_counter() - start
+    setup, true_board = truth_setup(truth, game)
     start = time.perf_counter()
     try:
-        scored = scan_photo(jpg, game, truth_setup(truth["board"]))
+        scored = scan_photo(jpg, game, setup)
     except ScanError as err:
         outcome.error, outcome.flagged = str(err), True
         outcome.scan_seconds = time.perf_counter() - start
+        outcome.counts = _all_wrong(plugin(game).compare(true_board, true_board))
         return outcome
     outcome.scan_seconds = time.perf_counter() - start
-    counts = plugin(game).compare(truth["board"], scored.scan.board)
+    counts = plugin(game).compare(true_board, scored.scan.board)
     outcome.exact = bool(counts.pop("exact"))
     outcome.counts = counts
     outcome.flagged = bool(scored.scan.flagged) or scored.result is None
     outcome.error = scored.error
-    read_totals = [(s.player, s.total) for s in scored.result.scores] if scored.result else None
-    outcome.score_right = read_totals is not None and read_totals == totals(truth["board"])
+    read_totals = sorted(s.total for s in scored.result.scores) if scored.result else None
+    outcome.score_right = read_totals is not None and read_totals == totals(true_board)
     return outcome
+
+
+def _all_wrong(counts: dict[str, Any]) -> dict[str, float]:
+    """A photo that could not be read gets every item counted wrong (and nothing else)."""
+    return {k: (counts[k[: -len("_wrong")]] if k.endswith("_wrong") else v)
+            for k, v in counts.items() if isinstance(v, int | float) and k != "exact" and not isinstance(v, bool)}
 
 
 def summarize(outcomes: list[PhotoOutcome]) -> dict[str, float]:

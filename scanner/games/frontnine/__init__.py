@@ -389,3 +389,10 @@ def compare(truth_board: dict[str, Any], read_board: dict[str, Any]) -> dict[str
             out["distance_abs_err"] = max(out["distance_abs_err"], err)
         out["exact"] = out["exact"] and wrong == 0
     return out
+
+
+def bench_setup(truth: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """For ``golfscan bench``: a photo shows one player's course, so the setup names that player and the
+    scores are compared on a table of that player alone (rankings among the others need their photos)."""
+    player = next(p for p in truth["board"]["players"] if p["name"] == truth["player"])
+    return {"players": [{"name": player["name"]}]}, {**truth["board"], "players": [player]}

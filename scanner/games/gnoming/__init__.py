@@ -282,3 +282,11 @@ def compare(truth_board: dict[str, Any], read_board: dict[str, Any]) -> dict[str
     real = len(truth_board["rounds"][0]["grids"])
     return {"cards": 9 * real, "cards_wrong": sum(per_grid[:real]) + 9 * sum(1 for g in per_grid[real:] if g),
             "grids": real, "grids_exact": sum(g == 0 for g in per_grid[:real]), "exact": sum(per_grid) == 0}
+
+
+def bench_setup(truth: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """For ``golfscan bench``: a photo shows neither the players' names nor who went out first, so
+    nothing is given and scores are compared without the going-out bonus, totals as a set."""
+    board = truth["board"]
+    rounds = [{k: v for k, v in r.items() if k != "went_out_first"} for r in board["rounds"]]
+    return {}, {**board, "rounds": rounds}
