@@ -12,7 +12,9 @@ from rules import registry
 from rules.eighteen.neutral import from_neutral
 from scanner.errors import ScanError
 from scanner.games import eighteen, plugin
+from scanner.games.eighteen.classify import read_hazard
 from scanner.games.eighteen.evaluate import compare
+from scanner.games.eighteen.features import measure
 from scanner.grid import find_lattice
 from scanner.load import load_photo
 from tests.paths import outside_dir
@@ -24,7 +26,7 @@ needs_outside = pytest.mark.skipif(PLANS is None or not PLANS.is_dir(),
 
 # What the scanner reaches on the six outside photos (squares read wrong, of 100 each, plus one for
 # numeric differences between platforms); a regression fails.
-MAX_WRONG = {"plan_0000": 11, "plan_0001": 9, "plan_0002": 13, "plan_0003": 9, "plan_0004": 8, "plan_0005": 5}
+MAX_WRONG = {"plan_0000": 10, "plan_0001": 6, "plan_0002": 13, "plan_0003": 8, "plan_0004": 7, "plan_0005": 5}
 
 
 # Squares that may read otherwise when the same photo is turned or tilted (resampled): a borderline
@@ -42,6 +44,25 @@ def differences(a: dict, b: dict) -> tuple[list[str], list[str]]:
             if next(strip) != next(strip):
                 (teegreen if "teegreen" in (x["k"], y["k"]) else other).append(f"cells[{r}][{c}]")
     return other, teegreen
+
+
+@pytest.mark.parametrize("thickness", [2, 5])
+def test_wavy_lines_read_as_water_with_a_thin_or_a_thick_pen(thickness):
+    ink = np.zeros((64, 64), np.float32)
+    xs = np.arange(14, 50)
+    for y0 in (20, 32, 44):
+        pts = np.c_[xs, y0 + 3 * np.sin((xs - 14) / 36 * 4 * np.pi)].astype(np.int32)
+        cv2.polylines(ink, [pts.reshape(-1, 1, 2)], False, 1.0, thickness)
+    assert read_hazard(measure(ink, 0.3, False)).value == {"k": "water"}
+
+
+def test_stipple_run_together_reads_as_a_flagged_bunker():
+    ink = np.zeros((64, 64), np.float32)
+    for x, y in ((24, 26), (30, 30), (36, 27), (28, 36), (38, 35), (33, 40)):
+        cv2.circle(ink, (x, y), 3, 1.0, -1)
+    guess = read_hazard(measure(ink, 0.3, False))
+    assert guess.value == {"k": "bunker"}
+    assert guess.confidence < eighteen.FLAG_BELOW
 
 
 def drawn_grid(rows: int, cols: int, cell: int = 40, margin: int = 30, strokes: bool = True) -> np.ndarray:

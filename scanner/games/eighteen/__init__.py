@@ -182,9 +182,10 @@ def read_plan(image: np.ndarray) -> PlanReading:
     guesses = [[structure[r][c] or _hazard(patches[r, c], turns, threshold) for c in range(cols)]
                for r in range(rows)]
     final = [list(row) for row in guesses]
-    # Pre-printed symbols (gorse) come in identical twins; hand drawings never match that closely.
+    # Pre-printed symbols (gorse) come in identical twins; hand drawings never match that closely. A twin
+    # overrides an unsure reading too (a printed bush can pass for run-together stipple).
     free = {(r, c): patches[r, c] for r in range(rows) for c in range(cols) if structure[r][c] is None}
-    unread = [(r, c) for (r, c) in free if guesses[r][c].value["k"] == "unknown"]
+    unread = [(r, c) for (r, c) in free if guesses[r][c].value["k"] == "unknown" or guesses[r][c].confidence < FLAG_BELOW]
     for (r, c), score in planmod.printed_twins(free, unread).items():
         final[r][c] = Guess({"k": "gorse"}, sure(score, planmod.PRINTED_MATCH, 0.03), note="printed symbol")
     digit_reads = {}

@@ -37,6 +37,11 @@ CANOPY = 0.02  # least enclosed paper of a tree canopy
 OVAL = 1.15  # a bunker's outline is at least this much wider than tall
 TALL = 1.1  # a tree drawing is at least this much taller than wide
 ROUND = 0.6  # an oval outline with its inside fills at least this share of its bounding box
+LONG = 1.6  # an elongated piece (a wavy line) is this much longer than wide; a compact one is not
+WAVE_FILL = 0.65  # a wavy stroke covers at most this share of its box (a thick pen fills more than half)
+WAVE_LOOPS = 0.15  # paper enclosed where two wavy lines touch: at most this share of the piece's box
+CLUMP = 0.35  # stipple dots run together by a thick pen: a compact piece covering this share of its box
+CLUMP_SURE = 0.6  # ... read as a bunker, but flagged: a solid blot has the same shape
 
 # The two triangles a diagonal makes, each with its two edges: TL-BR diagonal, then BL-TR diagonal.
 HALVES = {0: (("N", "E"), ("S", "W")), 1: (("N", "W"), ("S", "E"))}
@@ -122,10 +127,11 @@ def _inside(dot: Blob, outer: Blob) -> bool:
 
 
 def _wave(b: Blob) -> bool:
-    """A thin, open, elongated stroke (a wavy line, in either direction)."""
+    """A thin, elongated stroke (a wavy line, in either direction); two lines run together enclose
+    only slivers of paper, an outline encloses its whole inside."""
     w, h = b.box[2], b.box[3]
     long, short = max(w, h), min(w, h)
-    return long >= 0.18 and long >= 1.6 * short and b.holes == 0 and b.area <= 0.5 * w * h
+    return long >= 0.18 and long >= LONG * short and b.enclosed <= WAVE_LOOPS * w * h and b.area <= WAVE_FILL * w * h
 
 
 def _hazard(f: CellFeatures) -> Guess:
@@ -162,6 +168,9 @@ def _hazard(f: CellFeatures) -> Guess:
     x, y, w, h = main.box
     if w >= 0.3 and w >= h and h >= 0.2 and main.area <= 0.35 * w * h and f.horizontal < 0.35:  # open strokes, slanted
         return Guess({"k": "mountain", "style": "peak"}, sure(0.35 - f.horizontal, 0.0, 0.08))
+    if not any(b.holes for b in big) and max(w, h) <= 0.6 and max(w, h) <= LONG * min(w, h) \
+            and main.area >= CLUMP * w * h:
+        return Guess({"k": "bunker"}, CLUMP_SURE, note="stipple run together")
     return Guess({"k": "unknown"}, 0.3, note="drawing not recognised")
 
 
