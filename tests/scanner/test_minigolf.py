@@ -14,6 +14,7 @@ from fixtures.presets import PRESETS
 from rules import registry
 from scanner.errors import ScanError
 from scanner.games import minigolf
+from scanner.games.minigolf.match import UNKNOWN_BELOW, TileRead
 
 # two short holes, a bifurcation and grass: 11 tiles keep the test quick
 BOARD = {
@@ -92,6 +93,18 @@ def test_compare_counts_what_changes_the_score():
     wrong["tokens"][0]["number"] = 7
     got = minigolf.compare(BOARD, wrong)
     assert (got["tiles_wrong"], got["tokens_wrong"], got["exact"]) == (2, 1, False)
+
+
+def test_a_doubt_flags_only_when_another_scoring_meaning_is_close():
+    def read(score: float, margin: float) -> TileRead:
+        return TileRead("gs07", 90, score, margin, (("gs01", 180, score - margin),))
+
+    weak = minigolf.FLAG_BELOW - 0.05
+    assert not minigolf.doubtful(read(weak, minigolf.CLEAR_MARGIN + 0.1))  # worn art, nothing else near
+    assert minigolf.doubtful(read(weak, minigolf.CLEAR_MARGIN - 0.1))  # worn art, a rival close behind
+    assert not minigolf.doubtful(read(0.95, minigolf.CLEAR_MARGIN - 0.1))  # a sharp look stands on less
+    assert minigolf.doubtful(read(0.95, 0.0))  # a tie between meanings
+    assert minigolf.doubtful(read(UNKNOWN_BELOW - 0.05, 1.0))  # not a tile we know
 
 
 def test_no_course_is_a_one_line_error():

@@ -44,7 +44,10 @@ ENTRANCE_MIN = 0.45  # correlation with the entrance art that a cell needs to be
 TOKEN_DOUBT = 0.06  # token reading margin under this is flagged
 MAX_CELLS = 900  # more cells than this: not a course of tiles
 SAMPLE_CELLS = 8  # cells compared when choosing between likely tile counts
-FLAG_BELOW = 0.85  # tile reading score under this is flagged (about the 1st percentile of right reads)
+FLAG_BELOW = 0.85  # tile reading score under this is a weak look (about the 1st percentile of right reads)
+CLEAR_MARGIN = 0.2  # a weak look still stands when no tile of another meaning comes this close: worn or
+# shaded art lowers every score alike (right weak reads here: margins 0.28-0.53), a doubt between look-alikes
+# leaves them close
 
 
 @dataclass(frozen=True)
@@ -142,6 +145,19 @@ def _best_lattice(p: Prepared, quad: np.ndarray, options: list[tuple[int, int]])
     return best
 
 
+def doubtful(rd: TileRead) -> bool:
+    """Whether a tile read needs a person: not recognised, or a tile of another scoring meaning close behind
+    (closer than ``CLEAR_MARGIN`` when the look is weak, than ``DOUBT_MARGIN`` otherwise). Look-alikes that
+    score the same never count (``TileRead.margin`` is over other meanings only).
+
+    >>> doubtful(TileRead("gs07", 90, 0.83, 0.5, ()))   # worn, but nothing else comes near
+    False
+    >>> doubtful(TileRead("gr06", 0, 0.70, 0.02, ()))   # weak and a look-alike close behind
+    True
+    """
+    return rd.score < UNKNOWN_BELOW or rd.margin < (CLEAR_MARGIN if rd.score < FLAG_BELOW else DOUBT_MARGIN)
+
+
 def _turn(rc: tuple[int, int], turns: int) -> tuple[int, int]:
     r, c = rc
     for _ in range(turns):
@@ -215,7 +231,7 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
         rot = (rd.rotation + 90 * turns) % 360
         value = {"tile": UNKNOWN if unknown else rd.tile, "rotation": 0 if unknown else rot}
         tiles.append({"row": rc[0] - r0, "col": rc[1] - c0, **value})
-        flagged = unknown or rd.score < FLAG_BELOW or rd.margin < DOUBT_MARGIN
+        flagged = doubtful(rd)
         note = ("tile not recognised" if unknown else
                 f"read {rd.tile} turned {rot}; next best {rd.alternatives[0][0]}" if flagged and rd.alternatives
                 else "")
