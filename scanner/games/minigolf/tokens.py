@@ -15,6 +15,7 @@ from functools import lru_cache
 
 import cv2
 import numpy as np
+from scipy.optimize import linear_sum_assignment
 
 from fixtures.art.minigolf.pieces import TOKEN_MM, token_image
 from fixtures.art.minigolf.tiles import TILE_MM
@@ -35,7 +36,7 @@ class TokenRead:
     number: int
     centre: tuple[float, float]  # lattice coordinates (x = column, y = row)
     score: float
-    margin: float  # over the best other digit
+    margin: float  # over the best reading of all tokens with this one taking another number
     alternatives: tuple[tuple[int, float], ...]
 
 
@@ -111,9 +112,9 @@ def _templates() -> tuple[np.ndarray, np.ndarray]:
     return temps, disc
 
 
-def read_face(crop: np.ndarray) -> tuple[int, float, float, tuple[tuple[int, float], ...]]:
-    """(digit, score, margin over the next digit, alternatives) for a face crop from :func:`crop_face`;
-    the face may sit a few pixels off its middle (a white flag beside it pulls the found centre)."""
+def read_face(crop: np.ndarray) -> np.ndarray:
+    """How well a face crop from :func:`crop_face` shows each digit 1..9 (index 0 is digit 1); the face may
+    sit a few pixels off its middle (a white flag beside it pulls the found centre)."""
     temps, disc = _templates()
     views = []
     for dy in range(0, 2 * SLACK + 1, 2):
@@ -121,20 +122,46 @@ def read_face(crop: np.ndarray) -> tuple[int, float, float, tuple[tuple[int, flo
             v = crop[dy:dy + CROP, dx:dx + CROP][disc]
             v = v - v.mean()
             views.append(v / max(float(np.linalg.norm(v)), 1e-6))
-    per_digit = np.einsum("dak,sk->das", temps, np.array(views)).max(axis=(1, 2))
-    order = np.argsort(-per_digit)
-    alts = tuple((int(i) + 1, float(per_digit[i])) for i in order[1:3])
-    return int(order[0]) + 1, float(per_digit[order[0]]), float(per_digit[order[0]] - per_digit[order[1]]), alts
+    return np.einsum("dak,sk->das", temps, np.array(views)).max(axis=(1, 2))
+
+
+def assign(scores: np.ndarray) -> list[tuple[int, float, tuple[tuple[int, float], ...]]]:
+    """(number, margin, alternatives) per token from its digit scores (tokens x 9): a player's tokens carry
+    each number once, so the numbers are read together. A token's margin is what the best reading loses
+    when that token takes another number (and the others make room), its alternatives the numbers it takes
+    then and next.
+
+    >>> [(n, round(m, 2)) for n, m, _ in assign(np.array([[0.8, 0.9] + [0.1] * 7, [0.95, 0.5] + [0.1] * 7]))]
+    [(2, 0.55), (1, 0.55)]
+    """
+    if len(scores) > scores.shape[1]:  # more faces than numbers: not one player's set, read each alone
+        return [(int(np.argmax(row)) + 1, float(np.sort(row)[-1] - np.sort(row)[-2]),
+                 tuple((int(k) + 1, float(row[k])) for k in np.argsort(-row)[1:3])) for row in scores]
+    rows, cols = linear_sum_assignment(scores, maximize=True)
+    best = float(scores[rows, cols].sum())
+    out = []
+    for i, col in zip(rows, cols, strict=True):
+        barred = scores.copy()
+        barred[i, col] = -len(scores)  # this token may not take its number
+        r2, c2 = linear_sum_assignment(barred, maximize=True)
+        other = int(c2[list(r2).index(i)])
+        rest = [int(k) for k in np.argsort(-scores[i]) if k not in (col, other)]
+        alts = tuple((int(k) + 1, float(scores[i, k])) for k in [other, *rest][:2])
+        out.append((int(col) + 1, best - float(barred[r2, c2].sum()), alts))
+    return out
 
 
 def read_tokens(image: np.ndarray, lattice: Lattice, photo: np.ndarray, shown: Lattice) -> list[TokenRead]:
     """Every number token on the lattice: found in the working ``image`` (balanced), read from the full
     ``photo`` (whose lattice is ``shown``), where the digits are sharpest."""
     flat = flatten(image, lattice)
-    out = []
+    faces = []
     for fx, fy in find_faces(flat):
-        centre = (fx / PX, fy / PX)
-        number, score, margin, alts = read_face(crop_face(photo, shown, centre))
-        if score >= TOKEN_MIN:  # white patches that show no printed digit are no tokens
-            out.append(TokenRead(number, centre, score, margin, alts))
-    return out
+        digits = read_face(crop_face(photo, shown, (fx / PX, fy / PX)))
+        if digits.max() >= TOKEN_MIN:  # white patches that show no printed digit are no tokens
+            faces.append(((fx / PX, fy / PX), digits))
+    if not faces:
+        return []
+    read = assign(np.array([d for _, d in faces]))
+    return [TokenRead(number, centre, float(digits[number - 1]), margin, alts)
+            for (centre, digits), (number, margin, alts) in zip(faces, read, strict=True)]
