@@ -15,6 +15,7 @@ from rules import registry
 from scanner.errors import ScanError
 from scanner.games import minigolf
 from scanner.games.minigolf.match import UNKNOWN_BELOW, TileRead
+from scanner.games.minigolf.tokens import assign
 
 # two short holes, a bifurcation and grass: 11 tiles keep the test quick
 BOARD = {
@@ -105,6 +106,16 @@ def test_a_doubt_flags_only_when_another_scoring_meaning_is_close():
     assert not minigolf.doubtful(read(0.95, minigolf.CLEAR_MARGIN - 0.1))  # a sharp look stands on less
     assert minigolf.doubtful(read(0.95, 0.0))  # a tie between meanings
     assert minigolf.doubtful(read(UNKNOWN_BELOW - 0.05, 1.0))  # not a tile we know
+
+
+def test_tokens_are_read_together_each_number_once():
+    digits = np.full((2, 9), 0.1)
+    digits[0, :2] = 0.80, 0.84  # looks a little more like a 2 than a 1
+    digits[1, :2] = 0.50, 0.95  # clearly a 2: so the first token is the 1
+    (first, first_margin, first_alts), (second, second_margin, _) = assign(digits)
+    assert (first, second) == (1, 2)
+    assert first_margin == pytest.approx(0.95 + 0.80 - 0.84 - 0.50)  # both would have to change
+    assert first_alts[0][0] == 2 and second_margin == pytest.approx(first_margin)
 
 
 def test_no_course_is_a_one_line_error():
