@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 import click
@@ -13,6 +14,7 @@ from rules import standins as standin_values
 from rules.common import BoardError
 
 EXIT_BAD_INPUT = 2
+EXIT_SCANNER_FAULT = 3
 
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> None:
@@ -82,6 +84,11 @@ def scan(photo: str, game: str | None, setup_file: str | None, as_json: bool, bo
         scored = scan_photo(photo, game, read_setup(setup_file), debug)
     except ScanError as err:
         fail(str(err))
+    except Exception as exc:  # a scanner fault on an odd photo: one line for the user, the trace on request
+        if os.environ.get("GOLFSCAN_TRACEBACK"):
+            raise
+        fail(f"{photo}: the scanner failed on this photo ({type(exc).__name__}: {exc}); "
+             "set GOLFSCAN_TRACEBACK=1 to see where", EXIT_SCANNER_FAULT)
     if board_out:
         write_json_atomic(board_out, scored.scan.board)
     if overlay_out and scored.scan.overlay is not None:
