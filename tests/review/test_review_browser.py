@@ -45,6 +45,8 @@ def test_correct_a_cell_in_the_browser_and_reload(page, club_night):
     assert flagged.count() == 1
     first_read = page.locator("#read-list li").first
     assert first_read.get_attribute("data-where") == "cells[0][1]"  # least sure first
+    # the outlines are laid over the photo: click once the photo has its size, as a person would
+    page.wait_for_function("(img => img.complete && img.naturalWidth > 0)(document.getElementById('photo'))")
     flagged.click(force=True)
     page.wait_for_selector("#picker:not([hidden]) #choices button[data-label='water']")
     page.click("#choices button[data-label='water']")
