@@ -16,7 +16,7 @@ from rules.common import BoardError, GameResult
 from scanner.debug import Debug
 from scanner.errors import ScanError
 from scanner.games import PLUGINS, plugin
-from scanner.load import LoadedPhoto, load_photo
+from scanner.load import MAX_PIXELS, LoadedPhoto, load_photo
 from scanner.types import ScanResult
 
 # Below this likelihood no game is recognised in the photo.
@@ -94,7 +94,17 @@ def scan_photo(
     debug: Debug | None = None,
 ) -> PhotoScore:
     """Scan one photo and score the board read from it. Raises ScanError for unreadable photos."""
-    return score_scan(path, read_board(load_photo(path), game, setup, debug), setup)
+    return score_scan(path, read_board(load_for_game(path, game), game, setup, debug), setup)
+
+
+def load_for_game(path: str | Path, game: str | None = None) -> LoadedPhoto:
+    """Decode a photo at the size the game's scanner works at (any game's, when not given).
+
+    A plugin may declare ``WORK_PIXELS``: a JPEG decoded straight to half or quarter size costs a fraction
+    of a full decode, and the scanner then works on fewer pixels too.
+    """
+    games = [game] if game else list(PLUGINS)
+    return load_photo(path, max_pixels=max(getattr(plugin(g), "WORK_PIXELS", MAX_PIXELS) for g in games))
 
 
 def read_board(

@@ -19,11 +19,11 @@ import numpy as np
 from golfscan import corrections
 from golfscan.batch import OUT_NAME, Job, discover, run_batch, summary_text
 from golfscan.choices import check_value, choices, label
-from golfscan.pipeline import PhotoScore, read_board, score_scan
+from golfscan.pipeline import PhotoScore, load_for_game, read_board, score_scan
 from rules import registry
 from scanner.debug import fit
 from scanner.errors import ScanError
-from scanner.load import LoadedPhoto, load_photo
+from scanner.load import LoadedPhoto
 from scanner.types import Read, ScanResult
 
 IMAGE_MAX_SIDE = 2000
@@ -101,7 +101,7 @@ class ReviewSession:
             if rel not in self._opened:
                 job = self.job(rel)
                 try:
-                    photo = load_photo(job.photo)
+                    photo = load_for_game(job.photo, job.game)
                     raw = read_board(photo, job.game, job.setup)
                     self._opened[rel] = Opened(job, photo, raw, score_scan(job.photo, raw, job.setup))
                 except ScanError as err:
