@@ -7,6 +7,7 @@ A plugin module provides::
     def likelihood(image) -> float               # 0..1, how much the photo looks like this game
     def compare(truth_board, read_board) -> dict  # counts for `golfscan bench`: {"<items>": n,
                                                   # "<items>_wrong": k, ..., "exact": bool}
+    WORK_PIXELS: int                            # optional: decode photos down to about this many pixels
 
 ``scan`` takes a BGR array (``scanner.load.load_photo(...).image``) and returns a ScanResult whose board is a
 board file dict for ``rules``. It raises ``ScanError`` with a one-line reason when the photo cannot be read.
