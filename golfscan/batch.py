@@ -304,13 +304,36 @@ def _one_line(text: str, photo: str = "") -> str:
 
 # ---------------------------------------------------------------------------------------------- executors
 
+def default_jobs() -> int:
+    """Every core this process may run on (a container or ``taskset`` may allow fewer than the machine has)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _load_scanners() -> None:
+    """Import the pipeline and every game plugin: a forked worker then starts ready, instead of each worker
+    importing them again (about 2 CPU seconds per worker, mostly SciPy)."""
+    from golfscan.pipeline import PLUGINS, plugin
+    from scanner.errors import ScanError
+
+    for game in PLUGINS:
+        try:
+            plugin(game)
+        except ScanError:  # a game without a scanner: its photos fail one by one, with the reason
+            continue
+
+
 def _local(tasks: list[tuple[Job, str, str]], jobs: int) -> Iterator[Outcome]:
+    jobs = min(jobs, len(tasks))
     if jobs <= 1:
         for task in tasks:
             yield run_job(*task)
         return
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
+    _load_scanners()
     with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker) as pool:
         futures = [pool.submit(run_job, *task) for task in tasks]
         try:
@@ -382,7 +405,7 @@ def run_batch(
             records[job.rel] = cached
         else:
             todo.append((job, key, sha))
-    stream = _dask(todo, scheduler) if scheduler is not None else _local(todo, jobs or os.cpu_count() or 1)
+    stream = _dask(todo, scheduler) if scheduler is not None else _local(todo, jobs or default_jobs())
     for outcome in progress(stream, len(todo)) if progress else stream:
         _store(out, outcome)
         records[outcome.record["photo"]] = outcome.record
@@ -514,13 +537,3 @@ def summary_text(report: BatchReport) -> str:
         lines += ["", "Not photos, ignored"] + [f"  {name}" for name in shown]
         lines += [f"  ... and {more} more (summary.json lists them all)"] if more else []
     return "\n".join(lines) + "\n"
-
-
-def photos_per_minute(root: str | Path, jobs: int | None = None, game: str | None = None,
-                      out: str | Path | None = None) -> float:
-    """Measure batch throughput on a folder: every photo scanned afresh (nothing reused)."""
-    import tempfile
-
-    with tempfile.TemporaryDirectory() as scratch:
-        report = run_batch(root, out or scratch, jobs=jobs, game=game, fresh=True)
-    return 60.0 * len(report.records) / report.seconds if report.seconds else 0.0

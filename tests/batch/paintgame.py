@@ -111,6 +111,13 @@ def register(plugins: dict) -> None:
     plugins[GAME] = "paintgame"
 
 
+def register_here() -> None:
+    """``register`` in the process that calls it (a Dask worker: ``client.run(register_here)``)."""
+    from scanner.games import PLUGINS
+
+    register(PLUGINS)
+
+
 # ---------------------------------------------------------------------------------------------- fixtures
 # Shared by tests/batch and tests/review: each conftest imports them.
 

@@ -11,10 +11,11 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
-from golfscan import corrections
-from golfscan.batch import CACHE_DIR, OUT_NAME, photos_per_minute, run_batch
+from golfscan import batch, corrections
+from golfscan.batch import CACHE_DIR, OUT_NAME, run_batch
 from golfscan.cli import main
 
 RUN_CLI = Path(__file__).with_name("run_cli.py")
@@ -108,6 +109,34 @@ def test_setup_typo_names_file_and_line_and_the_rest_goes_on(club_night):
     assert "table1/ada.png" not in by_photo(report.out)
 
 
+@pytest.mark.parametrize("text, line, words", [
+    ('{\n  "game": "18-hole",\n  "photos": {}\n}\n', 2, "game must be one of"),
+    ('{\n  "game": "18-holes",\n  "photos": {\n    "ada.jpg": {"player": "Ada"}\n  }\n}\n', 4,
+     "photo 'ada.jpg' named in the setup is not in this folder"),
+])
+def test_setup_mistakes_name_file_and_line(club_night, text, line, words):
+    (club_night / "table1" / "setup.json").write_text(text)
+    report = run_batch(club_night, jobs=1)
+    (problem,) = [e for e in report.errors if e.file == "table1/setup.json"]
+    assert f"setup.json: line {line}: {words}" in problem.reason
+    assert by_photo(report.out)["loose/solo.png"]["status"] == "ok"
+
+
+def test_unreadable_and_truncated_photos_are_error_lines(club_night, painted):
+    loose = club_night / "loose"
+    (loose / "gone.jpg").symlink_to(loose / "deleted.jpg")  # a dangling link: nothing can be read
+    half = painted.paint(loose / "half.jpg", ["GFG", "EEE"], cell=160)
+    half.write_bytes(half.read_bytes()[:-200])  # the end of the picture is missing
+    report = run_batch(club_night, jobs=2)
+    reasons = {e.file: e.reason for e in report.errors}
+    assert reasons["loose/gone.jpg"] == "cannot read (No such file or directory)"
+    assert reasons["loose/half.jpg"] == "the JPEG file is truncated"
+    assert "not a readable image" in reasons["loose/broken.jpg"]
+    assert len(list(csv.DictReader((report.out / "errors.csv").open()))) == len(reasons) == 3
+    assert by_photo(report.out)["loose/solo.png"]["status"] == "ok"
+    assert [s["player"] for s in report.games[0]["result"]["standings"]] == ["Ada", "Bo"]
+
+
 def test_setup_json_syntax_error_names_the_line(club_night):
     (club_night / "table1" / "setup.json").write_text('{\n  "game": "18-holes",\n  "photos": {,}\n}\n')
     report = run_batch(club_night, jobs=1)
@@ -158,16 +187,30 @@ def test_kill_midway_then_rerun_equals_an_uninterrupted_run(tmp_path, painted):
     assert (killed_out / "results.csv").read_text() == (tmp_path / "whole" / "results.csv").read_text()
 
 
-def test_dask_cluster_gives_the_same_results(club_night, tmp_path):
+def test_dask_cluster_gives_the_same_results(club_night, tmp_path, painted):
     import distributed  # the dev extra installs it: this must run in CI
 
     local = run_batch(club_night, tmp_path / "local", jobs=1)
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) as cluster:
+    # worker processes of their own, reached over TCP, as a real cluster's would be
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  worker_dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        assert len(set(client.run(os.getpid).values()) - {os.getpid()}) == 2
+        client.run(painted.register_here)
         remote = run_batch(club_night, tmp_path / "dask", scheduler=cluster.scheduler_address)
+    assert remote.scanned == 4
     assert remote.records == local.records
     assert remote.games == local.games
 
 
-def test_photos_per_minute_leaves_the_folder_as_it_was(club_night):
-    assert photos_per_minute(club_night, jobs=1) > 0
-    assert not (club_night / OUT_NAME).exists()
+def test_scheduler_without_dask_is_one_line(club_night, monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import fails as if Dask were not installed
+    outcome = CliRunner().invoke(main, ["batch", str(club_night), "--scheduler", "tcp://127.0.0.1:8786"])
+    assert outcome.exit_code == 2
+    assert outcome.output == "golfscan: --scheduler needs Dask: pip install 'golfscan[dask]'\n"
+
+
+def test_unreachable_scheduler_is_one_line(club_night, monkeypatch):
+    monkeypatch.setattr(batch, "SCHEDULER_TIMEOUT", "1s")  # Dask retries a refused connection until then
+    outcome = CliRunner().invoke(main, ["batch", str(club_night), "--scheduler", "tcp://127.0.0.1:9"])
+    assert outcome.exit_code == 2 and outcome.output.count("\n") == 1
+    assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in outcome.output
