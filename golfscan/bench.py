@@ -3,6 +3,9 @@
 For each photo ``X.jpg`` with ground truth ``X.json`` (``{"board": <board file>, ...}``) the benchmark
 scans the photo, compares the board read with the truth through the game plugin's ``compare``, scores
 both boards with the rules engine, and times the scan against a plain full-size OpenCV decode.
+
+``measure_batch`` times ``golfscan batch`` itself on a folder of mixed games: photos per minute (wall
+clock, every core), CPU seconds per photo, flagged photos, errors and how often the game was detected.
 """
 
 from __future__ import annotations
@@ -10,6 +13,8 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
+import resource
 import statistics
 import time
 from collections.abc import Callable, Iterable
@@ -19,12 +24,13 @@ from typing import Any
 
 import cv2
 
+from golfscan.batch import default_jobs, run_batch
 from golfscan.files import write_bytes_atomic
 from golfscan.pipeline import scan_photo
 from rules import registry
 from rules.common import BoardError
 from scanner.errors import ScanError
-from scanner.games import plugin
+from scanner.games import PLUGINS, plugin
 
 
 @dataclass
@@ -134,14 +140,17 @@ def run(
 def write_reports(outcomes: list[PhotoOutcome], summary: dict[str, float], out_dir: Path, title: str) -> None:
     """results.csv (one row per photo) and summary.md (the table quoted in notes)."""
     keys = sorted({k for o in outcomes for k in o.counts})
+    header = ["photo", *keys, "exact", "score_right", "flagged", "wrong_unflagged", "scan_s", "decode_s", "error"]
+    rows = [[o.photo, *(o.counts.get(k, "") for k in keys), int(o.exact), int(o.score_right), int(o.flagged),
+             int(o.wrong_unflagged), f"{o.scan_seconds:.3f}", f"{o.decode_seconds:.3f}", o.error]
+            for o in outcomes]
+    write_tables([header, *rows], summary, out_dir, title)
+
+
+def write_tables(rows: list[list[Any]], summary: dict[str, float], out_dir: Path, title: str) -> None:
+    """``rows`` (a header first) as results.csv and ``summary`` as summary.md."""
     buffer = io.StringIO()
-    writer = csv.writer(buffer)
-    writer.writerow(["photo", *keys, "exact", "score_right", "flagged", "wrong_unflagged",
-                     "scan_s", "decode_s", "error"])
-    for o in outcomes:
-        writer.writerow([o.photo, *(o.counts.get(k, "") for k in keys), int(o.exact), int(o.score_right),
-                         int(o.flagged), int(o.wrong_unflagged), f"{o.scan_seconds:.3f}",
-                         f"{o.decode_seconds:.3f}", o.error])
+    csv.writer(buffer).writerows(rows)
     write_bytes_atomic(out_dir / "results.csv", buffer.getvalue().encode())
     write_bytes_atomic(out_dir / "summary.md", (format_summary(summary, title) + "\n").encode())
 
@@ -152,3 +161,66 @@ def format_summary(summary: dict[str, float], title: str) -> str:
         shown = f"{value:.3f}" if isinstance(value, float) and not float(value).is_integer() else f"{value:g}"
         lines.append(f"| {key} | {shown} |")
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------- batch speed
+
+def make_mixed(preset: str, n: int, seed: int, out: Path, megapixels: float | None = None,
+               jobs: int = 1) -> list[Path]:
+    """``n`` fresh photos with ground truth, equal shares of every game (one folder per game).
+
+    >>> [n // 4 + (i < n % 4) for n in [6] for i in range(4)]  # the shares of 6 photos
+    [2, 2, 1, 1]
+    """
+    from fixtures.make import make_batch
+
+    photos = []
+    for i, game in enumerate(PLUGINS):
+        share = n // len(PLUGINS) + (i < n % len(PLUGINS))
+        if share:
+            names = make_batch(game, preset, share, seed, out / game, megapixels=megapixels, jobs=jobs)
+            photos += [out / game / f"{name}.jpg" for name in names]
+    return photos
+
+
+def true_game(photo: Path) -> str:
+    """The game of a photo with ground truth beside it (``X.json``: its board's format names the game)."""
+    truth = json.loads(photo.with_suffix(".json").read_text(encoding="utf-8"))
+    return truth["board"]["format"].removeprefix("golfscan/")
+
+
+def cpu_seconds() -> float:
+    """CPU time of this process and of its ended child processes (a batch's workers, once it is done)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+BATCH_COLUMNS = ["photo", "true_game", "detected_game", "status", "flagged", "error"]
+
+
+def measure_batch(photos: Path, out: Path, jobs: int | None = None) -> tuple[dict[str, float], list[list[Any]]]:
+    """Run ``batch`` afresh on a folder (games detected) and time it: the summary, and a table of one row per
+    photo for ``write_tables``. Photos with ground truth (``X.json``) also count how often the game was
+    detected."""
+    load = os.getloadavg()[0]
+    cpu, start = cpu_seconds(), time.perf_counter()
+    report = run_batch(photos, out, jobs=jobs, fresh=True)
+    wall, cpu = time.perf_counter() - start, cpu_seconds() - cpu
+    n = len(report.records)
+    rows = []
+    for record in report.records:
+        photo = report.root / record["photo"]
+        truth = true_game(photo) if photo.with_suffix(".json").is_file() else ""
+        rows.append([record["photo"], truth, record["game"] or "", record["status"], record["flagged"],
+                     record["error"]])
+    known = [row for row in rows if row[1]]
+    summary: dict[str, float] = {
+        "photos": n, "jobs": min(jobs or default_jobs(), n), "wall s": wall,
+        "photos / min": 60.0 * n / wall if wall else 0.0, "CPU s / photo": cpu / n if n else 0.0,
+        "photos flagged": sum(r["flagged"] > 0 for r in report.records), "errors": len(report.errors),
+    }
+    if known:
+        summary["game detected right %"] = 100.0 * sum(row[1] == row[2] for row in known) / len(known)
+    summary["load average before"] = load
+    summary["load average after"] = os.getloadavg()[0]
+    return summary, [BATCH_COLUMNS, *rows]

@@ -261,3 +261,42 @@ def bench(game: str, preset: str, count: int, seed: int, megapixels: float | Non
     benchmark.write_reports(outcomes, summary, out, title)
     click.echo(benchmark.format_summary(summary, title))
     click.echo(f"\nper-photo results: {out / 'results.csv'}")
+
+
+@main.command("bench-batch")
+@click.option("--preset", default="phone", show_default=True, help="Photo preset: flat-scan, phone, hard.")
+@click.option("--n", "count", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Photos to make, equal shares of every game.")
+@click.option("--seed", type=int, required=True, help="A seed the scanners were never tuned on.")
+@click.option("--megapixels", type=click.FloatRange(min=0.5), default=None, help="Fixed photo size (default: preset's).")
+@click.option("--photos", "photos_dir", type=click.Path(file_okay=False, exists=True),
+              help="Time an existing folder of photos instead of making new ones.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              help="Where photos and reports go (default: bench/batch-<preset>-<seed>).")
+@click.option("--jobs", type=click.IntRange(min=1), default=None,
+              help="Photos scanned at once, as `batch --jobs` (default: all cores); also used to make photos.")
+def bench_batch(preset: str, count: int, seed: int, megapixels: float | None, photos_dir: str | None,
+                out_dir: str | None, jobs: int | None) -> None:
+    """Time `golfscan batch` on fresh photos of mixed games (detected): photos per minute, CPU per photo."""
+    from pathlib import Path
+
+    from fixtures.games import GameUnavailable
+    from golfscan import bench as benchmark
+    from golfscan.batch import SetupError, default_jobs
+
+    out = Path(out_dir or f"bench/batch-{preset}-{seed}")
+    photos = Path(photos_dir) if photos_dir else out / "photos"
+    if not photos_dir:
+        try:
+            benchmark.make_mixed(preset, count, seed, photos, megapixels, jobs or default_jobs())
+        except (GameUnavailable, ValueError) as err:
+            fail(str(err))
+    try:
+        summary, rows = benchmark.measure_batch(photos, out / "batch", jobs)
+    except SetupError as err:
+        fail(str(err))
+    title = f"batch, {'photos in ' + str(photos) if photos_dir else f'preset {preset}, seed {seed}'}, " \
+            f"{summary['photos']} photos, {summary['jobs']} jobs"
+    benchmark.write_tables(rows, summary, out, title)
+    click.echo(benchmark.format_summary(summary, title))
+    click.echo(f"\nper-photo results: {out / 'results.csv'}")

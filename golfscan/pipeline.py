@@ -144,10 +144,9 @@ def load_and_detect(path: str | Path, game: str | None = None) -> tuple[str, Loa
 
 
 def shrink(photo: LoadedPhoto, max_pixels: int) -> LoadedPhoto:
-    """The photo reduced to at most about ``max_pixels`` (unchanged when it is that small already).
-
-    A whole factor when it suffices (OpenCV's fast area average, close to a reduced JPEG decode), like
-    ``load_photo``: e.g. 4000x3000 to 3 MP is a halving.
+    """The photo at the size ``load_photo`` gives for ``max_pixels`` (a reduced decode: a whole factor, then
+    a fit), so a photo whose game was detected is scanned at the size it would have with ``--game``.
+    An area average of the decoded pixels stands in for the reduced decode. Never enlarges.
 
     >>> import numpy as np
     >>> p = LoadedPhoto(np.zeros((3000, 4000, 3), np.uint8), "p.jpg", (4000, 3000), 1.0, 1)
@@ -156,15 +155,16 @@ def shrink(photo: LoadedPhoto, max_pixels: int) -> LoadedPhoto:
     >>> shrink(p, 16_000_000) is p
     True
     """
-    height, width = photo.image.shape[:2]
-    if height * width <= max_pixels:
+    width, height = photo.original_size
+    factor = next((f for f in (1, 2, 4, 8) if width * height / f**2 <= max_pixels * 1.5), 8)
+    width, height = -(-width // factor), -(-height // factor)  # a reduced JPEG decode rounds up
+    if width * height > max_pixels:
+        fit = (max_pixels / (width * height)) ** 0.5
+        width, height = round(width * fit), round(height * fit)
+    if width >= photo.image.shape[1]:
         return photo
-    factor = next((f for f in (2, 4, 8) if height * width / f**2 <= max_pixels * 1.5), 8)
-    image = cv2.resize(photo.image, (width // factor, height // factor), interpolation=cv2.INTER_AREA)
-    if image.shape[0] * image.shape[1] > max_pixels:
-        fit = (max_pixels / (image.shape[0] * image.shape[1])) ** 0.5
-        image = cv2.resize(image, None, fx=fit, fy=fit, interpolation=cv2.INTER_AREA)
-    return replace(photo, image=image, scale=image.shape[1] / photo.original_size[0])
+    image = cv2.resize(photo.image, (width, height), interpolation=cv2.INTER_AREA)
+    return replace(photo, image=image, scale=width / photo.original_size[0])
 
 
 def read_board(

@@ -1,0 +1,78 @@
+"""Game detection and loading: cheapest likelihood first, a sure one ends the search, one decode per photo."""
+
+from __future__ import annotations
+
+import sys
+from types import ModuleType
+
+import cv2
+import numpy as np
+import pytest
+
+from golfscan import pipeline
+from scanner.errors import ScanError
+
+
+def fake_plugins(monkeypatch, likelihoods: dict[str, float | Exception], work: dict[str, int] | None = None):
+    """Stand-in plugins whose likelihood is fixed; returns the games asked, in order."""
+    asked: list[str] = []
+    plugins = {}
+    for game, value in likelihoods.items():
+        module = ModuleType(f"fake_{game.replace('-', '_')}")
+
+        def likelihood(image, game=game, value=value):
+            asked.append(game)
+            if isinstance(value, Exception):
+                raise value
+            return value
+
+        module.likelihood = likelihood
+        if work and game in work:
+            module.WORK_PIXELS = work[game]
+        monkeypatch.setitem(sys.modules, module.__name__, module)
+        plugins[game] = module.__name__
+    monkeypatch.setattr(pipeline, "PLUGINS", plugins)
+    monkeypatch.setattr("scanner.games.PLUGINS", plugins)
+    return asked
+
+
+IMAGE = np.zeros((8, 8, 3), np.uint8)
+
+
+def test_a_sure_likelihood_ends_the_search(monkeypatch):
+    asked = fake_plugins(monkeypatch, {"the-front-nine": 0.9, "18-holes": 0.95, "minigolf-designer": 0.1})
+    assert pipeline.detect_game(IMAGE) == "18-holes"
+    assert asked == ["minigolf-designer", "18-holes"]  # cheapest first; the Front Nine is never tried
+
+
+def test_without_a_sure_one_the_most_likely_game_wins(monkeypatch):
+    asked = fake_plugins(monkeypatch, {"minigolf-designer": 0.3, "18-holes": ScanError("no grid"),
+                                       "gnoming-a-round": 0.6, "the-front-nine": 0.5, "new-game": 0.2})
+    assert pipeline.detect_game(IMAGE) == "gnoming-a-round"
+    assert asked == ["minigolf-designer", "18-holes", "gnoming-a-round", "the-front-nine", "new-game"]
+
+
+def test_no_likely_game_is_a_scan_error(monkeypatch):
+    fake_plugins(monkeypatch, {"18-holes": 0.1, "gnoming-a-round": ScanError("no cards")})
+    with pytest.raises(ScanError, match="no known game recognised"):
+        pipeline.detect_game(IMAGE)
+
+
+def test_detected_photo_is_decoded_once_then_shrunk_to_its_games_size(monkeypatch, tmp_path):
+    photo = tmp_path / "p.jpg"
+    cv2.imwrite(str(photo), np.full((400, 600, 3), 128, np.uint8))
+    fake_plugins(monkeypatch, {"minigolf-designer": 0.1, "18-holes": 0.9},
+                 work={"minigolf-designer": 200_000, "18-holes": 60_000})
+    decoded = []
+    real_load = pipeline.load_photo
+
+    def counting_load(path, max_pixels):
+        decoded.append(max_pixels)
+        return real_load(path, max_pixels=max_pixels)
+
+    monkeypatch.setattr(pipeline, "load_photo", counting_load)
+    game, loaded = pipeline.load_and_detect(photo)
+    assert (game, decoded) == ("18-holes", [200_000])  # one decode, at the largest size any game needs
+    assert loaded.image.shape == (200, 300, 3) and loaded.scale == 0.5  # 18 Holes' size: a half
+    given, direct = pipeline.load_and_detect(photo, "18-holes")
+    assert given == "18-holes" and direct.image.shape == loaded.image.shape  # as when the game is given
