@@ -33,6 +33,8 @@ SIDE = 24  # normalised digit image
 # Digit candidates, as shares of the square's side.
 MIN_HEIGHT, MAX_HEIGHT, MAX_WIDTH = 0.12, 0.45, 0.4
 MAX_PIECES = 4  # candidates read per square
+HIDDEN = 96  # hidden units of the network
+SQUARES, LONE = 3000, 600  # training: drawn tee/green squares, and lone digits per class
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,7 @@ class Candidate:
 
     patch: np.ndarray  # binary uint8, cropped to the piece
     centre: tuple[float, float]  # (x, y)
+    origin: tuple[int, int] = (0, 0)  # the patch's top left corner (x, y) in the image it was cut from
 
 
 def normalise(patch: np.ndarray) -> np.ndarray:
@@ -237,22 +240,33 @@ def training_set(n_per_class: int, seed: int = 0) -> tuple[np.ndarray, np.ndarra
     return np.stack(xs), np.array(ys)
 
 
-def train_model(n_per_class: int = 1500, seed: int = 0) -> dict[str, np.ndarray]:
-    """Train the digit network (needs scikit-learn, a development dependency) and return its arrays."""
+def train_model(x: np.ndarray, y: np.ndarray, seed: int = 0) -> dict[str, np.ndarray]:
+    """Train the digit network on feature rows (needs scikit-learn, a development dependency); its arrays."""
     from sklearn.neural_network import MLPClassifier
 
-    x, y = training_set(n_per_class, seed)
     mean, scale = x.mean(axis=0), x.std(axis=0) + 1e-6
-    net = MLPClassifier(hidden_layer_sizes=(64,), alpha=1e-3, max_iter=300, random_state=seed)
+    net = MLPClassifier(hidden_layer_sizes=(HIDDEN,), alpha=1e-3, max_iter=400, early_stopping=True,
+                        random_state=seed)
     net.fit((x - mean) / scale, y)
     return {"mean": mean, "scale": scale, "w1": net.coefs_[0], "b1": net.intercepts_[0],
             "w2": net.coefs_[1], "b2": net.intercepts_[1]}
 
 
+def build(squares: int = SQUARES, seed: int = 0) -> dict[str, np.ndarray]:
+    """Training data (candidates of drawn squares, plus lone digits and marks) -> network arrays."""
+    from scanner.games.eighteen.digits_train import square_training_set
+
+    x_sq, y_sq = square_training_set(squares, seed)
+    x_lone, y_lone = training_set(LONE, seed)
+    return train_model(np.concatenate([x_sq, x_lone]), np.concatenate([y_sq, y_lone]), seed)
+
+
 if __name__ == "__main__":
-    arrays = train_model()
+    arrays = build()
     np.savez_compressed(MODEL, **{k: v.astype(np.float32) for k, v in arrays.items()})
-    x_test, y_test = training_set(300, seed=1)
     _weights.cache_clear()
+    from scanner.games.eighteen.digits_train import square_training_set
+
+    x_test, y_test = square_training_set(SQUARES // 10, seed=1)
     accuracy = float((predict(x_test).argmax(axis=1) == y_test).mean())
     print(f"wrote {MODEL} ({MODEL.stat().st_size // 1024} KiB); held-out accuracy {accuracy:.3f}")

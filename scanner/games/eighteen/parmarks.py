@@ -1,0 +1,193 @@
+"""Where a tee/green square's par digit may be: its ink pieces, cut from the photo at full detail.
+
+The 64-pixel squares the classifier reads are too coarse for a digit a quarter of a square tall, and a
+digit often touches the printed grid line, the diagonal or a fairway stub. So each tee/green square is
+cut again from the photo (``CROP`` pixels a side, with a ``PAD`` margin all round, so a digit written
+across the border is whole), and then:
+
+1. the printed grid lines and other long straight strokes are removed, with the pixels where a pen
+   stroke crosses them put back (a digit written over a grid line stays in one piece);
+2. the diagonal is erased along its path;
+3. the remaining ink falls into connected pieces; a candidate is a piece, a group of pieces close to
+   each other (a 5's separate bar, a digit cut by the diagonal), or the inside of a ring drawn round
+   a digit.
+
+Example:
+    >>> import numpy as np, cv2
+    >>> img = np.full((200, 200, 3), 235, np.uint8)
+    >>> _ = cv2.rectangle(img, (50, 50), (150, 150), (60, 60, 60), 2)    # the square's printed border
+    >>> _ = cv2.line(img, (50, 50), (150, 150), (90, 30, 30), 2)         # its diagonal
+    >>> _ = cv2.putText(img, "4", (58, 143), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (90, 30, 30), 2)
+    >>> quad = np.float32([[50, 50], [150, 50], [150, 150], [50, 150]])
+    >>> cands = square_candidates(img, quad, 0.3)
+    >>> [round(v, 1) for v in cands[0].centre]
+    [0.2, 0.8]
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from scanner.games.eighteen.digits import Candidate
+from scanner.games.eighteen.features import diagonal_paths, erase_path
+
+CROP = 96  # pixels per square side in the digit crop
+PAD = 0.15  # crop margin beyond the square on every side, share of the side
+LINE = 0.4  # a horizontal or vertical run longer than this share of the side is a line, not a digit stroke
+GAP = 0.05  # pieces closer than this share of the side may belong to one digit
+MIN_TALL, MAX_TALL, MAX_WIDE = 0.1, 0.5, 0.45  # a candidate's size, shares of the side
+MIN_AREA = 0.004  # least ink of a candidate, share of the square
+MAX_CANDIDATES = 8  # the largest ones are read (each costs four readings)
+RING_HOLE = 0.015  # least enclosed paper of a ring drawn round a digit, share of the square
+
+
+def square_ink(image: np.ndarray, quad: np.ndarray, side: int = CROP) -> np.ndarray:
+    """Ink strength (0..1) of one square and a ``PAD`` margin, warped upright from the photo.
+
+    ``quad``: the square's corners TL, TR, BR, BL in photo pixels. Paper brightness is taken locally
+    (a bright maximum over a third of the side), so shadows and tinted sheets read as paper.
+    """
+    pad = int(round(PAD * side))
+    dst = np.float32([[pad, pad], [pad + side, pad], [pad + side, pad + side], [pad, pad + side]])
+    h = cv2.getPerspectiveTransform(np.float32(quad), dst)
+    full = side + 2 * pad
+    crop = cv2.warpPerspective(image, h, (full, full), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    crop = (crop.min(axis=2) if crop.ndim == 3 else crop).astype(np.float32)
+    k = side // 3 | 1
+    paper = cv2.GaussianBlur(cv2.dilate(crop, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))), (0, 0), k / 4)
+    return np.clip(1.0 - crop / np.maximum(paper, 1.0), 0.0, 1.0)
+
+
+def _shift(b: np.ndarray, dy: int, dx: int) -> np.ndarray:
+    out = np.zeros_like(b)
+    h, w = b.shape
+    out[max(dy, 0):h + min(dy, 0), max(dx, 0):w + min(dx, 0)] = b[max(-dy, 0):h - max(dy, 0), max(-dx, 0):w - max(dx, 0)]
+    return out
+
+
+def without_lines(b: np.ndarray, side: int) -> np.ndarray:
+    """Binary ink without long horizontal and vertical runs (printed lines, straight stubs), except where
+    a pen stroke crosses them: a line pixel with ink just beyond the line on both sides stays."""
+    n = max(5, int(round(LINE * side)))
+    rows = cv2.morphologyEx(b, cv2.MORPH_OPEN, np.ones((1, n), np.uint8))
+    cols = cv2.morphologyEx(b, cv2.MORPH_OPEN, np.ones((n, 1), np.uint8))
+    rest = b & ~(rows | cols)
+    reach = max(2, side // 16)  # thicker than a printed line, thinner than a digit
+    keep = np.zeros_like(b)
+    for lines, (dy, dx) in ((rows, (1, 0)), (cols, (0, 1))):
+        before, after = np.zeros_like(b), np.zeros_like(b)
+        for k in range(1, reach + 1):
+            before |= _shift(rest, k * dy, k * dx)
+            after |= _shift(rest, -k * dy, -k * dx)
+        keep |= lines & before & after
+    return rest | keep
+
+
+def _erase_diagonal(b: np.ndarray, side: int, pad: int) -> np.ndarray:
+    """The diagonal's stroke removed: found on a 64-pixel copy of the square, erased here."""
+    square = b[pad:pad + side, pad:pad + side]
+    small = (cv2.resize(square.astype(np.float32), (64, 64), interpolation=cv2.INTER_AREA) > 0.25).astype(np.uint8)
+    m = 6  # the printed line's margin, as features.binarize clears it
+    small[:m], small[-m:], small[:, :m], small[:, -m:] = 0, 0, 0, 0
+    _, path = diagonal_paths(small)
+    scale = side / 64
+    ends = np.float32([[0, 0], [63, 63]]) if path[0, 1] <= path[-1, 1] else np.float32([[0, 63], [63, 0]])
+    full = np.vstack([ends[:1], path, ends[1:]]) * scale + pad
+    width = _stroke_width(square) + int(round(0.05 * side))
+    return erase_path(b, full, width)
+
+
+def _stroke_width(b: np.ndarray) -> int:
+    """Typical pen stroke width in pixels (twice the median distance to paper along the strokes' cores)."""
+    if not b.any():
+        return 1
+    dist = cv2.distanceTransform(b, cv2.DIST_L2, 3)
+    core = dist[(dist >= cv2.dilate(dist, np.ones((3, 3), np.uint8))) & (b > 0)]
+    return max(1, int(round(2 * float(np.median(core)))))
+
+
+def _ring_inside(piece: np.ndarray, side: int) -> np.ndarray | None:
+    """The ink inside a ring drawn round a digit (the piece without its outer band), or None."""
+    contours, _ = cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(piece)
+    cv2.drawContours(filled, contours, -1, 1, -1)
+    if (filled & (1 - piece)).sum() < RING_HOLE * side * side:
+        return None
+    band = _stroke_width(piece) + max(1, side // 48)
+    inner = cv2.erode(filled, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * band + 1, 2 * band + 1)))
+    inside = piece & inner
+    return inside if inside.sum() >= MIN_AREA * side * side else None
+
+
+def _groups(boxes: np.ndarray, gap: float) -> list[list[int]]:
+    """Pieces as candidates: each alone, each near pair, and each cluster of pieces within ``gap``."""
+    n = len(boxes)
+    x0, y0 = boxes[:, 0], boxes[:, 1]
+    x1, y1 = x0 + boxes[:, 2], y0 + boxes[:, 3]
+    near = ((x0[:, None] - gap <= x1[None, :]) & (x0[None, :] - gap <= x1[:, None])
+            & (y0[:, None] - gap <= y1[None, :]) & (y0[None, :] - gap <= y1[:, None]))
+    out = [[i] for i in range(n)]
+    out += [[i, j] for i in range(n) for j in range(i + 1, n) if near[i, j]]
+    seen = np.zeros(n, bool)
+    for i in range(n):  # clusters: connected parts of the "near" relation
+        if seen[i]:
+            continue
+        stack, members = [i], []
+        seen[i] = True
+        while stack:
+            k = stack.pop()
+            members.append(k)
+            for j in np.flatnonzero(near[k] & ~seen):
+                seen[j] = True
+                stack.append(int(j))
+        if len(members) > 2:
+            out.append(sorted(members))
+    return out
+
+
+def pieces_to_candidates(b: np.ndarray, side: int, pad: int) -> list[Candidate]:
+    """Digit-sized candidates from the cleaned binary crop (square at ``pad``..``pad + side``)."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(b, connectivity=8)
+    keep = [k for k in range(1, count) if stats[k, cv2.CC_STAT_AREA] >= 0.25 * MIN_AREA * side * side]
+    # pieces mostly outside the square belong to the neighbours
+    inside = [k for k in keep if pad <= stats[k, 0] + stats[k, 2] / 2 <= pad + side
+              and pad <= stats[k, 1] + stats[k, 3] / 2 <= pad + side]
+    masks: list[np.ndarray] = []
+    boxes = stats[inside, :4].astype(float)
+    for group in _groups(boxes, GAP * side) if inside else []:
+        chosen = np.zeros(count, np.uint8)
+        chosen[[inside[i] for i in group]] = 1
+        masks.append(chosen[labels])
+    for k in inside:
+        ring = _ring_inside((labels == k).astype(np.uint8), side)
+        if ring is not None:
+            masks.append(ring)
+    out = []
+    for mask in masks:
+        ys, xs = np.nonzero(mask)
+        if len(xs) < MIN_AREA * side * side:
+            continue
+        w, h = np.ptp(xs) + 1, np.ptp(ys) + 1
+        if not (MIN_TALL <= max(w, h) / side <= MAX_TALL and min(w, h) / side <= MAX_WIDE):
+            continue
+        patch = mask[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+        centre = ((float(xs.mean()) - pad) / side, (float(ys.mean()) - pad) / side)
+        out.append(Candidate(patch, centre, (int(xs.min()), int(ys.min()))))
+    out.sort(key=lambda c: -int(c.patch.sum()))
+    return out[:MAX_CANDIDATES]
+
+
+def clean_square(ink: np.ndarray, threshold: float, side: int = CROP) -> np.ndarray:
+    """Binary crop of a tee/green square without printed lines, long straight strokes and the diagonal."""
+    pad = (ink.shape[0] - side) // 2
+    b = (ink > threshold).astype(np.uint8)
+    return _erase_diagonal(without_lines(b, side), side, pad)
+
+
+def square_candidates(image: np.ndarray, quad: np.ndarray, threshold: float, side: int = CROP) -> list[Candidate]:
+    """Par digit candidates of the tee/green square ``quad`` (photo corners TL, TR, BR, BL); centres are
+    in the square's own frame (0..1, x right, y down), patches binary at ``side`` pixels a square."""
+    ink = square_ink(image, quad, side)
+    pad = (ink.shape[0] - side) // 2
+    return pieces_to_candidates(clean_square(ink, threshold, side), side, pad)

@@ -1,0 +1,70 @@
+"""Par digits of 18 Holes tee/green squares: candidates cut from the photo, and their reading."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from scanner.games.eighteen.digits import LABELS, read_digit
+from scanner.games.eighteen.parmarks import CROP, square_candidates, without_lines
+from scanner.games.eighteen.plan import half_of
+
+QUAD = np.float32([[60, 60], [180, 60], [180, 180], [60, 180]])  # a 120-pixel square
+
+
+def _sheet() -> np.ndarray:
+    """A printed grid around QUAD (lines every 120 pixels) on cream paper."""
+    img = np.full((240, 240, 3), (225, 238, 245), np.uint8)
+    for at in (60, 180):
+        cv2.line(img, (0, at), (239, at), (120, 120, 120), 2)
+        cv2.line(img, (at, 0), (at, 239), (120, 120, 120), 2)
+    return img
+
+
+def _write(img: np.ndarray, text: str, at: tuple[int, int], scale: float = 1.3) -> None:
+    cv2.putText(img, text, at, cv2.FONT_HERSHEY_SIMPLEX, scale, (140, 40, 20), 3, cv2.LINE_AA)
+
+
+def test_a_stroke_across_a_printed_line_is_kept_whole():
+    b = np.zeros((100, 100), np.uint8)
+    b[50:52, :] = 1  # a printed line
+    b[36:64, 20:23] = 1  # a pen stroke across it
+    cleaned = without_lines(b, 80)
+    assert cleaned[50:52, 20:23].all()  # the crossing stays
+    assert not cleaned[50:52, 40:90].any()  # the rest of the line goes
+    count, _ = cv2.connectedComponents(cleaned)
+    assert count == 2  # one piece (and the background)
+
+
+def test_digit_found_beside_the_diagonal_and_read():
+    img = _sheet()
+    cv2.line(img, (60, 60), (180, 180), (140, 40, 20), 3)  # the diagonal, TL-BR
+    cv2.line(img, (150, 60), (150, 100), (140, 40, 20), 3)  # a stub from the N edge
+    _write(img, "5", (72, 165))  # in the lower left triangle
+    cands = square_candidates(img, QUAD, 0.3)
+    assert cands
+    best = max(cands, key=lambda c: read_digit(c.patch)[LABELS.index("5")])
+    assert LABELS[int(np.argmax(read_digit(best.patch)))] == "5"
+    assert half_of(0, best.centre) == 1  # the S/W triangle: the tee is there
+    assert best.patch.shape[0] > 0.2 * CROP  # read at full detail, not from a 64-pixel square
+
+
+def test_digit_written_over_the_grid_line_is_one_candidate():
+    img = _sheet()
+    cv2.line(img, (60, 180), (180, 60), (140, 40, 20), 3)  # the diagonal, BL-TR
+    _write(img, "3", (140, 190))  # its foot runs over the bottom grid line
+    cands = square_candidates(img, QUAD, 0.3)
+    assert len(cands) == 1 and cands[0].patch.shape[0] >= 0.2 * CROP  # whole: above and below the line
+    assert LABELS[int(np.argmax(read_digit(cands[0].patch)))] == "3"
+
+
+def test_ring_round_a_digit_gives_the_digit_inside():
+    img = _sheet()
+    cv2.line(img, (60, 60), (180, 180), (140, 40, 20), 3)
+    _write(img, "4", (140, 110), 1.0)
+    cv2.circle(img, (152, 97), 18, (140, 40, 20), 2)  # the ring touches the digit
+    cands = square_candidates(img, QUAD, 0.3)
+    heights = sorted(c.patch.shape[0] for c in cands)
+    assert len(heights) >= 2 and heights[0] < 0.75 * heights[-1]  # the digit alone, and digit with ring
+    inside = min(cands, key=lambda c: c.patch.shape[0])
+    assert LABELS[int(np.argmax(read_digit(inside.patch)))] == "4"
