@@ -20,7 +20,6 @@ import csv
 import hashlib
 import io
 import json
-import math
 import os
 import re
 import time
@@ -278,15 +277,17 @@ def run_job(job: Job, key: str = "", photo_sha256: str = "") -> Outcome:
 
 
 def preview(image: np.ndarray, max_side: int = OVERLAY_MAX_SIDE) -> np.ndarray:
-    """Shrink by a whole factor (OpenCV's fast path: a 12 MP overlay in tens of milliseconds).
+    """Halve until the longer side is at most ``max_side``: OpenCV's area average has a fast path for
+    halving (a 12 MP overlay: about 7 ms for two halvings, against about 24 ms for a third in one step).
 
     >>> preview(np.zeros((3000, 4000, 3), np.uint8)).shape
-    (1000, 1333, 3)
+    (750, 1000, 3)
     """
     import cv2
 
-    factor = math.ceil(max(image.shape[:2]) / max_side)
-    return image if factor <= 1 else cv2.resize(image, None, fx=1 / factor, fy=1 / factor, interpolation=cv2.INTER_AREA)
+    while max(image.shape[:2]) > max_side:
+        image = cv2.resize(image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    return image
 
 
 def error_record(job: Job, error: str, key: str = "", photo_sha256: str = "") -> dict[str, Any]:
