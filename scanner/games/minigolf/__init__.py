@@ -18,7 +18,16 @@ import numpy as np
 from rules.minigolf.catalogue import UNKNOWN
 from scanner.debug import Debug
 from scanner.errors import ScanError
-from scanner.games.minigolf.colour import Masks, balance, classify, largest_filled, near_grass
+from scanner.games.minigolf.colour import (
+    Masks,
+    balance,
+    classify,
+    course_masks,
+    green_table,
+    largest_filled,
+    near_grass,
+    white_gains,
+)
 from scanner.games.minigolf.lattice import Lattice, boundary_quad, lattice_from_quad, tile_counts
 from scanner.games.minigolf.match import (
     DOUBT_MARGIN,
@@ -35,6 +44,7 @@ from scanner.locate import downscale
 from scanner.types import Read, ScanResult
 
 GAME = "minigolf-designer"
+WORK_PIXELS = 3_000_000  # a 12 MP photo decodes at half size: about 100 pixels per tile or more, as read
 LOOK_SIDE = 1000  # first look for the course at this resolution (longer side)
 TILE_PX = 100  # then read it at about this many pixels per tile
 COURSE_TILES = 42  # tiles of a typical finished course (only sets the working resolution)
@@ -59,16 +69,15 @@ class Prepared:
     region: np.ndarray  # the course: filled grass area
 
 
-def _masks(small: np.ndarray) -> tuple[np.ndarray, Masks, np.ndarray]:
-    balanced = balance(small)
-    masks = classify(balanced)
+def _masks(balanced: np.ndarray, on_green: bool) -> tuple[Masks, np.ndarray]:
+    masks = course_masks(balanced, on_green)
     if masks.grass.mean() < 0.005:
         raise ScanError("no Minigolf Designer course found (no green tiles in the photo)")
-    region = largest_filled(masks.grass, max(small.shape[:2]) // 40)
+    region = largest_filled(masks.grass, max(balanced.shape[:2]) // 40)
     path = masks.path & near_grass(masks.grass, region)
     if region.sum() < 0.01 * region.size or path.sum() < 0.02 * region.sum():
         raise ScanError("no Minigolf Designer course found (no red pathways on green tiles)")
-    return balanced, Masks(masks.grass, path), region
+    return Masks(masks.grass, path), region
 
 
 def prepare(image: np.ndarray) -> Prepared:
@@ -77,7 +86,10 @@ def prepare(image: np.ndarray) -> Prepared:
     if image is None or image.ndim != 3 or min(image.shape[:2]) < 64:
         raise ScanError("not a colour photo")
     small, scale = downscale(image, LOOK_SIDE)
-    _, _, region = _masks(small)
+    gains = white_gains(small)
+    look = balance(small, gains)
+    on_green = green_table(look)
+    _, region = _masks(look, on_green)
     ys, xs = np.nonzero(region)
     tiles_across = np.sqrt(region.sum()) / np.sqrt(COURSE_TILES)  # tile side, looking pixels (rough)
     zoom = min(1.0 / scale, TILE_PX / max(tiles_across, 1.0))  # looking pixels -> working pixels
@@ -88,7 +100,8 @@ def prepare(image: np.ndarray) -> Prepared:
     crop = image[oy:int(np.ceil(y1 / scale)) + 1, ox:int(np.ceil(x1 / scale)) + 1]
     work_scale = zoom * scale
     work = cv2.resize(crop, None, fx=work_scale, fy=work_scale, interpolation=cv2.INTER_AREA)
-    balanced, masks, region = _masks(work)
+    balanced = balance(work, gains)
+    masks, region = _masks(balanced, on_green)
     return Prepared(balanced, work_scale, (float(ox), float(oy)), masks, region)
 
 
@@ -180,11 +193,13 @@ def _read_cells(p: Prepared, lattice: Lattice, tokens: list[TokenRead]) -> _Cell
     for r in range(-1, lattice.rows + 1):
         for c in range(-1, lattice.cols + 1):
             quad = lattice.cell_quad(r, c)
-            score, facing = entrance_score(cut_cell(p.small, quad))
             g, a = grass[r + 1, c + 1], art[r + 1, c + 1]
             read = read_tile(cut_cell(clean, quad), cut_cell(hide, quad) > 127) if g >= 0.1 or a >= 0.5 else None
-            # a tile: mostly grass (then even unrecognised), or looking like one more than like the entrance
-            if read is not None and (g >= 0.35 or read.score >= max(score, TILE_MIN)):
+            if read is not None and g >= 0.35:  # mostly grass: a tile, even when not recognised
+                tiles[(r, c)] = read
+                continue
+            score, facing = entrance_score(cut_cell(p.small, quad))
+            if read is not None and read.score >= max(score, TILE_MIN):  # more like a tile than the entrance
                 tiles[(r, c)] = read
             elif score >= ENTRANCE_MIN and (entrance is None or score > entrance[2]):
                 entrance = ((r, c), facing, score)

@@ -22,6 +22,8 @@ import numpy as np
 from scanner.errors import ScanError
 
 GRASS_BGR = np.array([56.0, 138.0, 72.0])  # printed grass (BGR), as in the reference art
+TABLE_BAND = 0.3  # log-ratio distance from the printed grass's hue: tile grass mostly within (90% on usual
+# photos), a green table's cloth mostly beyond (99% in photos of tiles on green cloth)
 
 
 @dataclass(frozen=True)
@@ -34,10 +36,15 @@ class Masks:
         return self.grass | self.path
 
 
+_LOG = np.log(np.arange(256, dtype=np.float32) + 4.0)  # per-channel log through a look-up table: fast
+
+
 def _ratios(img: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    f = img.astype(np.float32) + 4.0
-    b, g, r = f[..., 0], f[..., 1], f[..., 2]
-    return np.log(g / r), np.log(g / b), np.log(r / b)
+    b, g, r = cv2.split(cv2.LUT(img, _LOG))
+    return g - r, g - b, r - b
+
+
+_PRINTED = _ratios(GRASS_BGR.astype(np.uint8).reshape(1, 1, 3))  # the printed grass's own ratios
 
 
 def classify(img: np.ndarray, loose: bool = False) -> Masks:
@@ -52,11 +59,36 @@ def classify(img: np.ndarray, loose: bool = False) -> Masks:
     return Masks(grass, path)
 
 
+def _printed_hue(img: np.ndarray, blur: int) -> np.ndarray:
+    """Pixels of about the printed grass's hue, judged over ``blur`` pixels wide areas (noise averages out)."""
+    gr, gb, _ = _ratios(cv2.blur(img, (blur, blur)))
+    return np.maximum(np.abs(gr - _PRINTED[0]), np.abs(gb - _PRINTED[1])) < TABLE_BAND
+
+
+def green_table(img: np.ndarray) -> bool:
+    """Whether a balanced photo shows the course on a green table: most green pixels are off the printed
+    grass's hue (tile grass is a lighter, yellower green than a cloth) and lie outside the patch of on-hue
+    ones. Off-hue noise inside the course (dim light amplified by the balance) does not count."""
+    grass = classify(img).grass
+    printed = grass & _printed_hue(img, 5)  # dim light amplified by the balance is noisy
+    off = grass & ~printed
+    if printed.sum() < 50 or off.sum() < printed.sum():
+        return False
+    return bool((off & ~largest_filled(printed, max(img.shape[:2]) // 40)).sum() > 0.5 * off.sum())
+
+
+def course_masks(img: np.ndarray, on_green: bool) -> Masks:
+    """Grass and path of a balanced image; on a green table (:func:`green_table`) only grass of the printed
+    hue counts."""
+    m = classify(img)
+    return Masks(m.grass & _printed_hue(img, 3), m.path) if on_green else m  # thin gaps between tiles stay
+
+
 def largest_filled(mask: np.ndarray, close_px: int) -> np.ndarray:
     """The largest piece of ``mask`` after closing gaps up to ``close_px``, with its holes filled."""
     k = max(3, close_px) | 1
     clean = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))  # specks
-    closed = cv2.morphologyEx(clean, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    closed = cv2.morphologyEx(clean, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
     contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
         raise ScanError("no Minigolf Designer course found (no green tiles in the photo)")
@@ -72,14 +104,22 @@ def near_grass(grass: np.ndarray, region: np.ndarray) -> np.ndarray:
     return region & cv2.dilate(grass.astype(np.uint8), np.ones((k, k), np.uint8)).astype(bool)
 
 
-def balance(img: np.ndarray) -> np.ndarray:
+def white_gains(img: np.ndarray) -> np.ndarray:
     """Per-channel gains that give the course's grass its printed colour. A colour cast scales each channel,
-    so one reference colour fixes all three gains; grass is the surest one (the path's red could be
-    confused with a red table)."""
+    so one reference colour fixes all three gains: the grass right beside a pathway is surely a tile's (a
+    green table is not; the path's own red could be a red table)."""
     m = classify(img, loose=True)
     if m.grass.sum() < 50:
-        return img
-    region = largest_filled(m.grass, max(img.shape[:2]) // 40)
-    seen = np.median(img[m.grass & region], axis=0).astype(np.float64)
-    gains = GRASS_BGR / np.maximum(seen, 1.0)
-    return np.clip(img.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+        return np.ones(3)
+    grass = m.grass & largest_filled(m.grass, max(img.shape[:2]) // 40)  # not specks in a table's shadows
+    k = max(3, max(img.shape[:2]) // 100) | 1
+    beside = grass & cv2.dilate(m.path.astype(np.uint8), np.ones((k, k), np.uint8)).astype(bool)
+    ref = beside if beside.sum() >= 50 else grass
+    seen = np.median(img[ref], axis=0).astype(np.float64)
+    return GRASS_BGR / np.maximum(seen, 1.0)
+
+
+def balance(img: np.ndarray, gains: np.ndarray | None = None) -> np.ndarray:
+    """``img`` with the ``gains`` (by default its own :func:`white_gains`) applied."""
+    g = white_gains(img) if gains is None else gains
+    return cv2.convertScaleAbs(img.astype(np.float32) * g.astype(np.float32))
