@@ -198,13 +198,14 @@ def cpu_seconds() -> float:
 BATCH_COLUMNS = ["photo", "true_game", "detected_game", "status", "flagged", "error"]
 
 
-def measure_batch(photos: Path, out: Path, jobs: int | None = None) -> tuple[dict[str, float], list[list[Any]]]:
+def measure_batch(photos: Path, out: Path, jobs: int | None = None, progress: Callable | None = None,
+                  ) -> tuple[dict[str, float], list[list[Any]]]:
     """Run ``batch`` afresh on a folder (games detected) and time it: the summary, and a table of one row per
     photo for ``write_tables``. Photos with ground truth (``X.json``) also count how often the game was
     detected."""
     load = os.getloadavg()[0]
     cpu, start = cpu_seconds(), time.perf_counter()
-    report = run_batch(photos, out, jobs=jobs, fresh=True)
+    report = run_batch(photos, out, jobs=jobs, fresh=True, progress=progress)
     wall, cpu = time.perf_counter() - start, cpu_seconds() - cpu
     n = len(report.records)
     rows = []

@@ -144,19 +144,8 @@ def batch(folder: str, out: str | None, jobs: int | None, game: str | None, sche
     """Score every photo under FOLDER; a folder with a setup.json is one game and gets standings."""
     from golfscan.batch import SetupError, run_batch
 
-    def progress(stream, total):
-        from tqdm import tqdm
-
-        flagged = 0  # photos with at least one doubtful read
-        with tqdm(total=total, unit="photo", disable=quiet or None, dynamic_ncols=True) as bar:
-            for outcome in stream:
-                flagged += outcome.record["flagged"] > 0
-                bar.set_postfix(flagged=flagged, refresh=False)
-                bar.update()
-                yield outcome
-
     try:
-        report = run_batch(folder, out, jobs, game, scheduler, fresh, standins, progress)
+        report = run_batch(folder, out, jobs, game, scheduler, fresh, standins, None if quiet else _progress)
     except (SetupError, BoardError) as err:
         fail(str(err))
     except OSError as err:
@@ -165,6 +154,19 @@ def batch(folder: str, out: str | None, jobs: int | None, game: str | None, sche
     click.echo(f"Results in {report.out}")
     if report.errors:
         sys.exit(1)
+
+
+def _progress(stream, total):
+    """A progress bar over a batch's finished photos, with a running count of photos with flagged reads."""
+    from tqdm import tqdm
+
+    flagged = 0
+    with tqdm(total=total, unit="photo", disable=None, dynamic_ncols=True) as bar:  # None: off without a terminal
+        for outcome in stream:
+            flagged += outcome.record["flagged"] > 0
+            bar.set_postfix(flagged=flagged, refresh=False)
+            bar.update()
+            yield outcome
 
 
 @main.command("review")
@@ -292,7 +294,7 @@ def bench_batch(preset: str, count: int, seed: int, megapixels: float | None, ph
         except (GameUnavailable, ValueError) as err:
             fail(str(err))
     try:
-        summary, rows = benchmark.measure_batch(photos, out / "batch", jobs)
+        summary, rows = benchmark.measure_batch(photos, out / "batch", jobs, _progress)
     except SetupError as err:
         fail(str(err))
     title = f"batch, {'photos in ' + str(photos) if photos_dir else f'preset {preset}, seed {seed}'}, " \
