@@ -28,7 +28,14 @@ from scanner.games.minigolf.colour import (
     near_grass,
     white_gains,
 )
-from scanner.games.minigolf.lattice import Lattice, boundary_quad, lattice_from_quad, tile_counts
+from scanner.games.minigolf.lattice import (
+    Lattice,
+    boundary_quad,
+    cell_offsets,
+    flatten,
+    lattice_from_quad,
+    tile_counts,
+)
 from scanner.games.minigolf.match import (
     DOUBT_MARGIN,
     UNKNOWN_BELOW,
@@ -39,13 +46,13 @@ from scanner.games.minigolf.match import (
     meaning,
     read_tile,
 )
-from scanner.games.minigolf.tokens import FACE, RADIUS, TokenRead, flatten, read_tokens
+from scanner.games.minigolf.tokens import FACE, RADIUS, TokenRead, read_tokens
 from scanner.locate import downscale
 from scanner.types import Read, ScanResult
 
 GAME = "minigolf-designer"
 WORK_PIXELS = 3_000_000  # a 12 MP photo decodes at half size: about 100 pixels per tile or more, as read
-LOOK_SIDE = 1000  # first look for the course at this resolution (longer side)
+LOOK_SIDE = 640  # first look for the course at this resolution (longer side)
 TILE_PX = 100  # then read it at about this many pixels per tile
 COURSE_TILES = 42  # tiles of a typical finished course (only sets the working resolution)
 FACINGS = ("SE", "SW", "NW", "NE")  # clockwise: one quarter turn of the course moves a facing one step
@@ -139,6 +146,19 @@ def _token_mask(img: np.ndarray, lattice: Lattice, tokens: list[TokenRead]) -> n
     return mask
 
 
+def _inpainted(img: np.ndarray, hide: np.ndarray) -> np.ndarray:
+    """``img`` with the ``hide`` pixels painted over from around them (tokens cover a small part of the
+    course: each covered spot is painted on its own, with a margin)."""
+    out = img.copy()
+    count, _, boxes, _ = cv2.connectedComponentsWithStats(hide)
+    for x, y, w, h, _ in boxes[1:count]:
+        m = max(w, h) // 4
+        y0, x0 = max(0, y - m), max(0, x - m)
+        ys, xs = slice(y0, y + h + m), slice(x0, x + w + m)
+        out[ys, xs] = cv2.inpaint(img[ys, xs], hide[ys, xs], 3, cv2.INPAINT_TELEA)
+    return out
+
+
 def _best_lattice(p: Prepared, quad: np.ndarray, options: list[tuple[int, int]]) -> Lattice:
     """Of the likely tile counts, the lattice whose grassy cells look most like catalogue tiles (a count off
     by a factor cuts cells across tiles, and nothing matches them well)."""
@@ -187,12 +207,14 @@ class _Cells:
 def _read_cells(p: Prepared, lattice: Lattice, tokens: list[TokenRead]) -> _Cells:
     grass, art = _cover(p, lattice)
     hide = _token_mask(p.small, lattice, tokens)
-    clean = cv2.inpaint(p.small, hide, 3, cv2.INPAINT_TELEA) if tokens else p.small  # for the first look
+    clean = _inpainted(p.small, hide)
+    shift = cell_offsets(lattice, p.masks.art)
     tiles: dict[tuple[int, int], TileRead] = {}
     entrance = None
     for r in range(-1, lattice.rows + 1):
         for c in range(-1, lattice.cols + 1):
-            quad = lattice.cell_quad(r, c)
+            dx, dy = shift[r + 1, c + 1]
+            quad = lattice.cell_quad(r + dy, c + dx)
             g, a = grass[r + 1, c + 1], art[r + 1, c + 1]
             read = read_tile(cut_cell(clean, quad), cut_cell(hide, quad) > 127) if g >= 0.1 or a >= 0.5 else None
             if read is not None and g >= 0.35:  # mostly grass: a tile, even when not recognised

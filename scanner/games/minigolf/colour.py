@@ -122,4 +122,4 @@ def white_gains(img: np.ndarray) -> np.ndarray:
 def balance(img: np.ndarray, gains: np.ndarray | None = None) -> np.ndarray:
     """``img`` with the ``gains`` (by default its own :func:`white_gains`) applied."""
     g = white_gains(img) if gains is None else gains
-    return cv2.convertScaleAbs(img.astype(np.float32) * g.astype(np.float32))
+    return cv2.transform(img, np.diag(g))  # rounds and saturates to uint8 in one pass

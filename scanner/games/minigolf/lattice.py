@@ -19,6 +19,11 @@ from scanner.locate import order_corners
 
 PATH_SHARE = 0.25  # printed path band width / tile side (the red part, without its borders)
 MIN_HALF_PX = 5.0  # thinnest path half width counted, working pixels
+TILE_SHARE = 60.0 / 61.5  # a tile's side as a share of the lattice pitch (tiles lie with small gaps)
+EDGE_PX = 64  # pixels per tile where the tiles' edges are looked for
+EDGE_REACH = 0.22  # how far (tiles) a tile's edge is looked for from where the lattice puts it
+EDGE_STEP = 0.3  # least rise of the art share across a tile's edge
+EDGE_AGREE = 0.06  # a tile's two edges found this much (tiles) further apart or closer than its side: no edges
 
 
 @dataclass(frozen=True)
@@ -151,6 +156,55 @@ def tile_counts(quad: np.ndarray, path: np.ndarray, art: np.ndarray) -> list[tup
         options = range(max(1, int(np.floor(guess * 0.6))), int(np.ceil(guess * 1.7)) + 1)
         best.append(sorted(options, key=lambda n, p=profile: -_gap_score(p, n))[:3])
     return [(r, c) for r in best[0] for c in best[1]]
+
+
+def flatten(image: np.ndarray, lattice: Lattice, px: int, pad: int = 0) -> np.ndarray:
+    """The lattice area (plus ``pad`` cells around) as an upright image, ``px`` pixels per tile."""
+    src = np.float32([[-pad, -pad], [lattice.cols + pad, -pad], [lattice.cols + pad, lattice.rows + pad],
+                      [-pad, lattice.rows + pad]])
+    quad = lattice.to_photo(src).astype(np.float32)
+    w, h = (lattice.cols + 2 * pad) * px, (lattice.rows + 2 * pad) * px
+    m = cv2.getPerspectiveTransform(quad, np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
+    return cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _edges(profile: np.ndarray, lo: float, hi: float, reach: int) -> float | None:
+    """Shift (pixels) of a tile's span [lo, hi] along an art-share profile: its rising edge near ``lo`` and
+    falling edge near ``hi`` (a gap or the course border), each looked for within ``reach``. None unless
+    both show and lie a tile's width apart (a flag or a figure near the edge is no edge)."""
+    step = np.zeros(len(profile))
+    step[2:-2] = profile[4:] - profile[:-4]  # rise over 4 pixels: a gap is 1-2 pixels wide
+    found = []
+    for edge, sign in ((lo, 1.0), (hi, -1.0)):
+        a, b = int(round(edge)) - reach, int(round(edge)) + reach + 1
+        if a < 2 or b > len(profile) - 2:
+            return None
+        k = a + int(np.argmax(sign * step[a:b]))
+        if sign * step[k] < EDGE_STEP:
+            return None
+        found.append(k - edge)
+    return float(np.mean(found)) if abs(found[0] - found[1]) <= EDGE_AGREE * (hi - lo) else None
+
+
+def cell_offsets(lattice: Lattice, art: np.ndarray) -> np.ndarray:
+    """Where each tile lies in its cell (hand-laid tiles sit off the lattice by up to a fifth of a tile),
+    in tiles, (rows + 2, cols + 2, 2) for the lattice padded by a cell all round: (dx, dy) from the gaps
+    and the course border around it, 0 where they do not both show."""
+    px = EDGE_PX
+    flat = flatten(art.astype(np.uint8) * 255, lattice, px=px, pad=2).astype(np.float32) / 255
+    out = np.zeros((lattice.rows + 2, lattice.cols + 2, 2))
+    reach = int(EDGE_REACH * px)
+    inset = (1 - TILE_SHARE) / 2 * px
+    band = slice(px // 4, 3 * px // 4)  # the middle half of a side: clear of corners
+    for r in range(lattice.rows + 2):
+        for c in range(lattice.cols + 2):
+            y0, x0 = (r + 1) * px, (c + 1) * px  # the cell's corner in the flattened image (pad 2 = 1 + 1)
+            rows = flat[y0 + band.start:y0 + band.stop].mean(axis=0)
+            cols = flat[:, x0 + band.start:x0 + band.stop].mean(axis=1)
+            dx = _edges(rows, x0 + inset, x0 + px - inset, reach)
+            dy = _edges(cols, y0 + inset, y0 + px - inset, reach)
+            out[r, c] = ((dx or 0.0) / px, (dy or 0.0) / px)
+    return out
 
 
 def lattice_from_quad(quad: np.ndarray, rows: int, cols: int) -> Lattice:

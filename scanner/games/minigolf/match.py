@@ -19,13 +19,15 @@ import numpy as np
 from fixtures.art.minigolf.pieces import entrance_image
 from fixtures.art.minigolf.tiles import tile_image
 from rules.minigolf.catalogue import ROTATIONS, TILES, rotate_edge
+from scanner.games.minigolf.lattice import TILE_SHARE
 
 SIDE = 48  # reference side in pixels (one tile)
 SHIFT = 6  # search +- pixels around the lattice position
 QUICK = 4  # first look at a quarter of the resolution
 SHORTLIST = 24  # references kept from the first look (the right meaning ranked 9th at worst in 262 reads)
+MATCH_ONE_BY_ONE = 8  # up to this many templates are matched one by one
+LOOK_AGAIN = 8  # of the shortlist, the first this many are looked at again at half resolution
 RIVAL_CLOSE = 0.05  # a rival of another meaning this close is aligned on its own before the margin is taken
-TILE_SHARE = 60.0 / 61.5  # a tile's side as a share of the lattice pitch (tiles lie with small gaps)
 INNER = 2  # reference border left out (rounded corners, neighbours' shadows)
 UNKNOWN_BELOW = 0.6  # best correlation under this: not a tile we know (right reads: 1st percentile 0.88;
 # cells of bare table reach 0.53; 680 reads on 16 synthetic photos)
@@ -101,18 +103,36 @@ def _shrunk(x: np.ndarray, k: int) -> np.ndarray:
 
 @lru_cache(maxsize=4)
 def _coarse_templates(which: str, k: int) -> np.ndarray:
+    """Templates at 1/``k`` resolution, as zero-mean unit rows."""
     temps = references().templates if which == "tiles" else references().entrance
     return _unit_rows(np.stack([_shrunk(t, k) for t in temps])).astype(np.float32)
+
+
+@lru_cache(maxsize=4)
+def _small_templates(which: str, k: int) -> np.ndarray:
+    """Templates at 1/``k`` resolution, as images."""
+    temps = references().templates if which == "tiles" else references().entrance
+    return np.stack([_shrunk(t, k) for t in temps])
 
 
 def _scores(patch: np.ndarray, which: str = "tiles", k: int = 2,
             only: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Best correlation of each template (or of those in ``only``) over all shifts, at 1/``k`` resolution,
-    and the shift (full-resolution pixels, template corner in the patch) where it peaks."""
+    and the shift (full-resolution pixels, template corner in the patch) where it peaks.
+
+    Many templates: one product of all windows with all templates; a few: OpenCV's matching (the same
+    correlation, per-channel means taken out) saves normalising every window."""
+    small = _shrunk(patch.astype(np.float32), k)
+    n = len(only) if only is not None else len(_small_templates(which, k))
+    if n <= MATCH_ONE_BY_ONE:
+        temps = _small_templates(which, k)
+        maps = [cv2.matchTemplate(small, t, cv2.TM_CCOEFF_NORMED)
+                for t in (temps if only is None else temps[only])]
+        peaks = [cv2.minMaxLoc(m)[1::2] for m in maps]  # (best, where)
+        return np.array([p[0] for p in peaks], np.float32), np.array([p[1] for p in peaks], np.float32) * k
     temps = _coarse_templates(which, k)
     if only is not None:
         temps = temps[only]
-    small = _shrunk(patch.astype(np.float32), k)
     side = (SIDE - 2 * INNER) // k
     windows = np.lib.stride_tricks.sliding_window_view(small, (side, side, 3))[:, :, 0]
     ny, nx = windows.shape[:2]
@@ -140,17 +160,22 @@ def _align(patch: np.ndarray, template: np.ndarray, loc: np.ndarray, seen: np.nd
     return warp
 
 
-def _correlate(patch: np.ndarray, warp: np.ndarray, seen: np.ndarray | None, templates: np.ndarray) -> np.ndarray:
-    """Correlation of the patch, warped onto the template frame, with each template (shown pixels only)."""
-    h, w = templates.shape[1:3]
+@lru_cache(maxsize=1)
+def _unit_templates() -> np.ndarray:
+    return _unit_rows(references().templates)
+
+
+def _correlate(patch: np.ndarray, warp: np.ndarray, seen: np.ndarray | None, which: np.ndarray) -> np.ndarray:
+    """Correlation of the patch, warped onto the template frame, with the templates ``which`` (indices),
+    over the pixels the photo shows."""
+    h, w = references().templates.shape[1:3]
     flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
     aligned = cv2.warpAffine(patch, warp, (w, h), flags=flags, borderMode=cv2.BORDER_REPLICATE)
-    keep = np.ones((h, w), bool) if seen is None else cv2.warpAffine(seen, warp, (w, h), flags=flags) > 0
-    if keep.sum() < 0.3 * keep.size:
-        keep[:] = True
-    a = aligned[keep]
-    b = templates[:, keep]
-    return _unit_rows(b[:, :, None]).reshape(len(b), -1) @ _unit_rows(a[None, :, None]).ravel()
+    keep = None if seen is None else cv2.warpAffine(seen, warp, (w, h), flags=flags) > 0
+    if keep is None or keep.all() or keep.sum() < 0.3 * keep.size:
+        return _unit_templates()[which] @ _unit_rows(aligned[None]).ravel()
+    b = references().templates[which][:, keep]
+    return _unit_rows(b[:, :, None]).reshape(len(b), -1) @ _unit_rows(aligned[keep][None, :, None]).ravel()
 
 
 def read_tile(patch: np.ndarray, hidden: np.ndarray | None = None) -> TileRead:
@@ -163,10 +188,9 @@ def read_tile(patch: np.ndarray, hidden: np.ndarray | None = None) -> TileRead:
     patch = patch.astype(np.float32)
     seen = None if hidden is None or not hidden.any() else (~hidden).astype(np.uint8) * 255
     short = np.argsort(-_scores(patch, k=QUICK)[0])[:SHORTLIST]
-    coarse, where = _scores(patch, only=short)
+    coarse, where = _scores(patch, only=short[:LOOK_AGAIN])
     first = int(np.argmax(coarse))
-    fine = _correlate(patch, _align(patch, refs.templates[short[first]], where[first], seen), seen,
-                      refs.templates[short])
+    fine = _correlate(patch, _align(patch, refs.templates[short[first]], where[first], seen), seen, short)
     mean = [meaning(*refs.keys[i]) for i in short]
     own = {first}  # scored under their own alignment
     while True:
@@ -177,8 +201,9 @@ def read_tile(patch: np.ndarray, hidden: np.ndarray | None = None) -> TileRead:
             break
         i = todo[0]
         own.add(i)
-        fine[i] = max(fine[i], float(_correlate(patch, _align(patch, refs.templates[short[i]], where[i], seen),
-                                                seen, refs.templates[short[i]][None])[0]))
+        loc = where[i] if i < LOOK_AGAIN else where[first]
+        fine[i] = max(fine[i], float(_correlate(patch, _align(patch, refs.templates[short[i]], loc, seen),
+                                                seen, short[i:i + 1])[0]))
     best = refs.keys[short[order[0]]]
     alts: list[tuple[str, int, float]] = []
     for i in order[1:]:

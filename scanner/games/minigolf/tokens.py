@@ -19,7 +19,7 @@ from scipy.optimize import linear_sum_assignment
 
 from fixtures.art.minigolf.pieces import TOKEN_MM, token_image
 from fixtures.art.minigolf.tiles import TILE_MM
-from scanner.games.minigolf.lattice import Lattice
+from scanner.games.minigolf.lattice import Lattice, flatten
 
 PX = 64  # flattened course: pixels per tile
 FACE = 0.36 * TOKEN_MM / TILE_MM  # white face radius in tiles
@@ -38,16 +38,6 @@ class TokenRead:
     score: float
     margin: float  # over the best reading of all tokens with this one taking another number
     alternatives: tuple[tuple[int, float], ...]
-
-
-def flatten(image: np.ndarray, lattice: Lattice, px: int = PX, pad: int = 0) -> np.ndarray:
-    """The lattice area (plus ``pad`` cells around) as an upright image, ``px`` pixels per tile."""
-    src = np.float32([[-pad, -pad], [lattice.cols + pad, -pad], [lattice.cols + pad, lattice.rows + pad],
-                      [-pad, lattice.rows + pad]])
-    quad = lattice.to_photo(src).astype(np.float32)
-    w, h = (lattice.cols + 2 * pad) * px, (lattice.rows + 2 * pad) * px
-    m = cv2.getPerspectiveTransform(quad, np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
-    return cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
 
 
 def find_faces(flat: np.ndarray) -> list[tuple[float, float]]:
@@ -154,7 +144,7 @@ def assign(scores: np.ndarray) -> list[tuple[int, float, tuple[tuple[int, float]
 def read_tokens(image: np.ndarray, lattice: Lattice, photo: np.ndarray, shown: Lattice) -> list[TokenRead]:
     """Every number token on the lattice: found in the working ``image`` (balanced), read from the full
     ``photo`` (whose lattice is ``shown``), where the digits are sharpest."""
-    flat = flatten(image, lattice)
+    flat = flatten(image, lattice, PX)
     faces = []
     for fx, fy in find_faces(flat):
         digits = read_face(crop_face(photo, shown, (fx / PX, fy / PX)))
