@@ -24,9 +24,11 @@ Example:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 import cv2
 import numpy as np
+from threadpoolctl import ThreadpoolController
 
 from scanner.debug import draw_polygon
 from scanner.locate import downscale
@@ -75,21 +77,27 @@ class FoundCard:
 
 
 def paper_mask(image: np.ndarray) -> np.ndarray:
-    """uint8 mask of white card stock: bright relative to its surroundings and unsaturated."""
-    img = image.astype(np.float32)
-    sample = img[::4, ::4].reshape(-1, 3)  # statistics from a sixteenth of the pixels: plenty, and fast
+    """uint8 mask of white card stock: bright relative to its surroundings and unsaturated.
+
+    Computed in 8 bits throughout (a photo of several megapixels: float planes would cost several times
+    as much); the white balance saturates at 255, which only makes white whiter."""
+    sample = image[::4, ::4].reshape(-1, 3).astype(np.float32)  # a sixteenth of the pixels: plenty
     lum = sample.sum(axis=1)
     white = np.median(sample[lum >= np.percentile(lum, 99.5)], axis=0) + 1.0
-    img *= (white.mean() / white).astype(np.float32)  # white balance on the brightest surfaces
-    b, g, r = cv2.split(img)  # (OpenCV's per-pixel max/min: numpy's over a 3-long axis is slow)
+    gains = white.mean() / white  # white balance on the brightest surfaces
+    balanced = cv2.transform(image, np.diag(gains).astype(np.float32))
+    b, g, r = cv2.split(balanced)  # (OpenCV's per-pixel max/min: numpy's over a 3-long axis is slow)
     v = cv2.max(cv2.max(b, g), r)
-    s = (v - cv2.min(cv2.min(b, g), r)) / np.maximum(v, 1.0)
+    low = cv2.min(cv2.min(b, g), r)
     # the brightest surface within ~1/25 of the photo, computed on a coarse copy (it varies slowly)
-    coarse = cv2.resize(v, None, fx=0.125, fy=0.125, interpolation=cv2.INTER_AREA)
+    coarse = cv2.resize(v, None, fx=0.125, fy=0.125, interpolation=cv2.INTER_AREA).astype(np.float32)
     k = max(3, int(max(coarse.shape) / 25) | 1)
     top_coarse = cv2.GaussianBlur(cv2.dilate(coarse, np.ones((k, k), np.uint8)), (0, 0), k / 2)
-    local_top = cv2.resize(top_coarse, (v.shape[1], v.shape[0]), interpolation=cv2.INTER_LINEAR)
-    return ((v > 0.7 * local_top) & (s < 0.3) & (v > 60)).astype(np.uint8)
+    bright = cv2.resize(np.clip(0.7 * top_coarse, 60, 255).astype(np.uint8), (v.shape[1], v.shape[0]),
+                        interpolation=cv2.INTER_LINEAR)
+    # saturation (v - low) / v < 0.3, i.e. low > 0.7 v
+    grey = cv2.compare(low, cv2.multiply(v, 0.7, dtype=cv2.CV_8U), cv2.CMP_GT)
+    return cv2.bitwise_and(cv2.compare(v, bright, cv2.CMP_GT), grey) // 255
 
 
 def _fit_line(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -157,15 +165,30 @@ def card_from_panel(panel: np.ndarray, spec: CardSpec) -> np.ndarray:
     return cv2.perspectiveTransform(card, h).reshape(4, 2)
 
 
+@dataclass(frozen=True)
+class CardSearch:
+    """The cards found in a photo, largest first, and the outlines (photo pixels, convex) of the other
+    holes in the white paper that are roughly rectangular and large enough to be a card's panel, but not
+    card-shaped: a card half covered, or one whose frame the photo shows too badly to fit."""
+
+    found: list[FoundCard]
+    loose: list[np.ndarray]
+
+
 def find_cards(image: np.ndarray, spec: CardSpec, min_fraction: float = 2e-4) -> list[FoundCard]:
     """Every card (panel inside a white frame) in the photo, largest first."""
+    return search_cards(image, spec, min_fraction).found
+
+
+def search_cards(image: np.ndarray, spec: CardSpec, min_fraction: float = 2e-4) -> CardSearch:
+    """Every card in the photo (see :class:`CardSearch`)."""
     small, scale = downscale(image, WORK_SIDE)
     mask = paper_mask(small)
     aspect = spec.panel_mm[0] / spec.panel_mm[1]
     min_area = min_fraction * mask.size
     # holes of the paper mask: regions of other colour that paper encloses
     count, labels, stats, _ = cv2.connectedComponentsWithStats(1 - mask, connectivity=4)
-    found = []
+    found, loose = [], []
     for i in range(1, count):
         x, y, w, h, area = stats[i]
         if area < min_area or x == 0 or y == 0 or x + w >= mask.shape[1] or y + h >= mask.shape[0]:
@@ -180,31 +203,37 @@ def find_cards(image: np.ndarray, spec: CardSpec, min_fraction: float = 2e-4) ->
         if not contours:
             continue
         contour = max(contours, key=cv2.contourArea) + np.array([x - 1, y - 1])
-        hull_area = cv2.contourArea(cv2.convexHull(contour))
-        if cv2.contourArea(contour) < 0.8 * hull_area:
-            continue
-        quad = _fit_quad(contour)
-        if quad is None:
-            continue
-        quad = _short_side_first(quad)
-        sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
-        ratio = (sides[0] + sides[2]) / max(sides[1] + sides[3], 1e-6)
-        quad_area = abs(cv2.contourArea(quad))
-        # a wide range of side ratios: a steep view foreshortens one side
-        if not (0.5 * aspect < ratio < 1.6 * aspect) or not 0.85 < hull_area / max(quad_area, 1e-6) < 1.1:
-            continue
-        panel = (quad + 0.5) / scale - 0.5
-        found.append(FoundCard(card_from_panel(panel, spec), panel, quad_area / scale**2))
-    if found:  # cards of one game are one size, the largest holes: drop the far smaller ones (a check pattern)
+        hull = cv2.convexHull(contour)
+        hull_area = cv2.contourArea(hull)
+        quad = _fit_quad(contour) if cv2.contourArea(contour) >= 0.8 * hull_area else None
+        if quad is not None:
+            quad = _short_side_first(quad)
+            sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+            ratio = (sides[0] + sides[2]) / max(sides[1] + sides[3], 1e-6)
+            quad_area = abs(cv2.contourArea(quad))
+            # a wide range of side ratios: a steep view foreshortens one side
+            if 0.5 * aspect < ratio < 1.6 * aspect and 0.85 < hull_area / max(quad_area, 1e-6) < 1.1:
+                panel = (quad + 0.5) / scale - 0.5
+                found.append(FoundCard(card_from_panel(panel, spec), panel, quad_area / scale**2))
+                continue
+        (_, _), (rw, rh), _ = cv2.minAreaRect(hull)
+        if min(rw, rh) >= 0.3 * max(rw, rh) and hull_area >= 0.8 * rw * rh:  # not a pen, not a gap between cards
+            loose.append((hull.reshape(-1, 2).astype(np.float64) + 0.5) / scale - 0.5)
+    if found:  # cards of one game are one size, the largest holes: drop the far smaller ones (a check pattern,
+        # but not a card far away in a steep view)
         areas = sorted((c.area_px for c in found), reverse=True)
         typical = areas[min(2, len(areas) - 1)]
-        found = [c for c in found if c.area_px > 0.3 * typical]
+        found = [c for c in found if c.area_px > 0.15 * typical]
+        loose = [p for p in loose if cv2.contourArea(p.astype(np.float32)) > 0.3 * typical]
     kept: list[FoundCard] = []
     for card in sorted(found, key=lambda c: -c.area_px):  # a hole inside a card found already is its picture
-        if all(cv2.pointPolygonTest(k.corners.astype(np.float32), tuple(map(float, card.centre)), False) < 0
-               for k in kept):
+        if not any(_inside(card.centre, k.corners) for k in kept):
             kept.append(card)
-    return kept
+    return CardSearch(kept, [p for p in loose if not any(_inside(p.mean(axis=0), k.corners) for k in kept)])
+
+
+def _inside(point: np.ndarray, polygon: np.ndarray) -> bool:
+    return cv2.pointPolygonTest(polygon.astype(np.float32), (float(point[0]), float(point[1])), False) >= 0
 
 
 def rectify_card(image: np.ndarray, card: FoundCard, spec: CardSpec, px_per_mm: float) -> Rectified:
@@ -219,20 +248,26 @@ FLAT = 0.04  # contrast (in paper whites) below which a region counts as blank: 
 
 def white_balanced(image: np.ndarray) -> np.ndarray:
     """A card image (BGR) divided by the colour of its paper (the brightest few per cent), as float32."""
-    img = image.astype(np.float32)
-    sample = img[::2, ::2].reshape(-1, 3)
-    bright = sample[sample.sum(axis=1) >= np.percentile(sample.sum(axis=1), 95)]
-    return img / (bright.mean(axis=0) + 1.0)
+    sample = image[::2, ::2].astype(np.float32)
+    lum = cv2.transform(sample, np.ones((1, 3), np.float32)).ravel()
+    cut = int(0.95 * (lum.size - 1))
+    bright = (lum >= np.partition(lum, cut)[cut]).astype(np.uint8)
+    paper = np.array(cv2.mean(sample, mask=bright.reshape(sample.shape[:2]))[:3], np.float32) + 1.0
+    return image.astype(np.float32) * (1.0 / paper)
 
 
-def standardized(image: np.ndarray, box_px: tuple[int, int, int, int], blur_px: float = 1.0) -> np.ndarray:
-    """The part ``box_px`` (x0, y0, x1, y1) of a white-balanced card image, blurred, each channel's mean
-    removed (what every card of a kind shares), scaled to unit variance over all channels together (so
-    the contrast between the channels, e.g. a purple or a teal panel against the white frame, stays)."""
+BLUR_PX = 1.0  # both the faces and the photographed card are blurred alike before comparing
+
+
+def region_vector(blurred: np.ndarray, box_px: tuple[int, int, int, int]) -> tuple[np.ndarray, np.ndarray, float]:
+    """The part ``box_px`` (x0, y0, x1, y1) of a blurred, white-balanced card image as a flat vector, its
+    per-channel mean, and its standard deviation over all channels together. Standardized, a region is
+    (vector - mean) / max(deviation, FLAT): each channel's mean removed (what every card of a kind
+    shares), the contrast between the channels kept (a purple or a teal panel against the white frame)."""
     x0, y0, x1, y1 = box_px
-    part = np.ascontiguousarray(cv2.GaussianBlur(image, (0, 0), blur_px)[y0:y1, x0:x1])
-    part -= np.array(cv2.mean(part)[:3], np.float32)
-    return part / max(float(part.std()), FLAT)
+    part = blurred[y0:y1, x0:x1]
+    mean, std = cv2.meanStdDev(part)
+    return part.reshape(-1), mean.ravel().astype(np.float32), float(np.sqrt(np.mean(std**2)))
 
 
 @dataclass(frozen=True)
@@ -247,7 +282,7 @@ class Templates:
     below every face it matches well, whatever its details say."""
 
     labels: tuple[str, ...]
-    features: tuple[np.ndarray, ...]  # per region: (n, h, w, 3)
+    features: tuple[np.ndarray, ...]  # per region: (n, h * w * 3) standardized, each channel of mean 0
     energy: np.ndarray  # (regions, n): mean square of each standardized region (1, or less if blank)
     boxes: tuple[tuple[int, int, int, int], ...]  # per region, pixels
     weights: tuple[float, ...]
@@ -258,28 +293,50 @@ class Templates:
               regions: dict[tuple[float, float, float, float], float]) -> Templates:
         """``faces``: label -> BGR(A) card image at ``px_per_mm``; ``regions``: box in mm -> weight."""
         boxes = tuple(tuple(int(round(v * px_per_mm)) for v in box) for box in regions)
-        balanced = [white_balanced(img[..., :3]) for img in faces.values()]
-        feats = tuple(np.array([standardized(img, box) for img in balanced], np.float32) for box in boxes)
-        energy = np.array([(f * f).mean(axis=(1, 2, 3)) for f in feats])
-        return cls(tuple(faces), feats, energy, boxes, tuple(regions.values()), px_per_mm)
+        blurred = [cv2.GaussianBlur(white_balanced(img[..., :3]), (0, 0), BLUR_PX) for img in faces.values()]
+        feats = []
+        for box in boxes:
+            rows = []
+            for img in blurred:
+                vector, mean, deviation = region_vector(img, box)
+                rows.append(((vector.reshape(-1, 3) - mean) / max(deviation, FLAT)).ravel())
+            feats.append(np.array(rows, np.float32))
+        energy = np.array([(f * f).mean(axis=1) for f in feats])
+        return cls(tuple(faces), tuple(feats), energy, boxes, tuple(regions.values()), px_per_mm)
 
     def scores(self, card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Match of a rectified card (BGR, at ``px_per_mm``) with every face, as given and turned: the
         scores (n, 2); and the match over only the regions where each face shows something (n, 2), which
         a blank thing of card size (a phone, a coaster) cannot earn by being as blank as a sparse card."""
+        with _blas().limit(limits=1, user_api="blas"):
+            return self._scores(card)
+
+    def _scores(self, card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         out = np.zeros((len(self.labels), 2))
         shown = np.zeros((len(self.labels), 2))
         gate = np.zeros((len(self.labels), 2))
-        balanced = white_balanced(card)
-        for turn, image in enumerate((balanced, np.ascontiguousarray(balanced[::-1, ::-1]))):
-            for k, (feats, energy, box, weight) in enumerate(
-                    zip(self.features, self.energy, self.boxes, self.weights, strict=True)):
-                part = standardized(image, box)
-                dot = np.einsum("nyxc,yxc->n", feats, part) / part.size
-                region = dot + 1.0 - (energy + float((part * part).mean())) / 2
-                out[:, turn] += weight * region
-                shown[:, turn] += weight * region * (energy > 0.99)
-                if k == 0:
-                    gate[:, turn] = region
+        blurred = cv2.GaussianBlur(white_balanced(card), (0, 0), BLUR_PX)
+        images = (blurred, cv2.flip(blurred, -1))  # (a symmetric blur commutes with the half turn)
+        for k, (feats, energy, box, weight) in enumerate(
+                zip(self.features, self.energy, self.boxes, self.weights, strict=True)):
+            vectors, square = [], []
+            for image in images:
+                vector, _, deviation = region_vector(image, box)
+                # the faces' channels have mean 0, so the card's channel means drop out of the dot product
+                vectors.append(vector / max(deviation, FLAT))
+                square.append((deviation / max(deviation, FLAT)) ** 2)  # mean square once standardized
+            dot = feats @ np.stack(vectors, axis=1) / feats.shape[1]
+            region = dot + 1.0 - (energy[:, None] + np.array(square)[None, :]) / 2
+            out += weight * region
+            shown += weight * region * (energy > 0.99)[:, None]
+            if k == 0:
+                gate = region
         weight_shown = (np.array(self.weights)[:, None] * (self.energy > 0.99)).sum(axis=0)
         return out / sum(self.weights) - (gate < gate.max() - GATE), shown / weight_shown[:, None]
+
+
+@cache
+def _blas() -> ThreadpoolController:
+    """The BLAS thread pools. A card against a few dozen faces is a small product: more threads only spin
+    waiting for each other, and on a busy machine cost several times the work."""
+    return ThreadpoolController()

@@ -29,13 +29,15 @@ from scipy.optimize import least_squares
 from fixtures.art.frontnine import BORDER_MM, CLUB_HOUSE, all_ids, exit_side, render_card, sections_mm
 from rules.frontnine.catalogue import catalogue, values
 from rules.frontnine.geometry import Placement, corners, gap_mm
-from scanner.cards import CardSpec, FoundCard, Templates, find_cards, rectify_card
+from rules.frontnine.scoring import MAX_BALLS
+from scanner.cards import CardSpec, FoundCard, Templates, find_cards, rectify_card, search_cards
 from scanner.debug import Debug
 from scanner.errors import ScanError
 from scanner.types import Read, ScanResult
 
 GAME = "the-front-nine"
-READ_PX_PER_MM = 3.0
+WORK_PIXELS = 3_000_000  # a 12 MP photo decodes at half size: a card is still 100-400 px wide
+READ_PX_PER_MM = 2.0
 # The whole card (colours against the frame), and each place where course cards differ, compared on its
 # own so that one cost cube or one tree changes the score visibly: par, land cost, cost cubes, income,
 # the two columns of trees / bunkers / ponds, and the green's corner of the fairway (the exit); and a
@@ -44,17 +46,21 @@ REGIONS = {(1.0, 1.0, 62.0, 87.0): 1.0, (9.5, 8.5, 15.5, 14.5): 2.0, (47.0, 7.0,
            (4.5, 16.5, 24.0, 21.5): 3.0, (44.0, 17.0, 57.5, 21.0): 2.0, (8.0, 30.0, 24.0, 82.0): 3.0,
            (39.0, 30.0, 55.0, 82.0): 3.0, (4.5, 22.0, 58.5, 44.0): 1.0,
            (20.0, 38.0, 43.0, 60.0): 1.0, (4.5, 8.0, 58.5, 26.0): 1.0}  # a special card's icon and name
-# Rejection rule, from the statistics of correct reads on synthetic photos of all presets (186 cards,
-# 185 read right): score 0.87 +- 0.11, margin over the best card printed differently 1st percentile
-# 0.004, 5th 0.014. A read below mean - 3 sd or with a margin under 0.008 is flagged for review (the one
-# wrong read scored 0.50 with a margin of 0.006).
+# Rejection rule, from the statistics of correct reads on synthetic 12 MP photos read at 2 px/mm (phone:
+# 318 cards, all right: score 0.92 +- 0.03, lowest 0.79, margin over the best card printed differently 1st
+# percentile 0.015; hard: 116 cards, 115 right: score 0.83 +- 0.07, margin 1st percentile 0.009, lowest
+# 0.006). A read below 0.55 or with a margin under 0.008 is flagged for review.
 READ_MIN = 0.55
 MARGIN_MIN = 0.008
-# The match over the regions where the card shows something: real cards 0.85 +- 0.14 (5th percentile
-# 0.60); things of card size with a light rim (a phone, a coaster, a box on a score sheet) reach 0.07-0.55
-# while being as blank as a sparse special card in the rest. Below SHOWN_MIN a read is not trusted; a
-# special card below it is set aside and flagged (at 0.6, blurred real cards were set aside as often).
-SHOWN_MIN = 0.55
+# The match over the regions where the card shows something: real cards 0.76 and up on phone photos, 0.58
+# and up on hard ones (5th percentile 0.68); a phone in a white case, blank where a sparse special card
+# is blank too, reaches 0.63. Below SHOWN_MIN a read is not trusted; a special card below it is set aside
+# and flagged.
+SHOWN_MIN = 0.65
+# Things of card size showing no card face at all (a phone, a face-down card, a box lid) match below 0.13
+# over the regions where a card shows something; real cards, even misread on hard photos, 0.31 and up.
+NOT_A_FACE = 0.2
+DISTANCE_SURE = 0.25  # balls: a distance this close to the last scoring ball may lie on either side of it
 JOIN_MAX_MM = 20.0  # a tee farther than this from the previous flag exit: the chain is broken there
 
 
@@ -85,7 +91,12 @@ def course_ids() -> frozenset[str]:
 
 @lru_cache(maxsize=1)
 def templates() -> Templates:
-    faces = {cid: np.ascontiguousarray(render_card(cid, px_per_mm=READ_PX_PER_MM)[..., 2::-1]) for cid in all_ids()}
+    """One template per printed face (copies printed alike are matched once: :func:`_assign_ids` picks
+    which copy a read is)."""
+    faces = {}
+    for cid in all_ids():
+        if all(printed(cid) != printed(other) for other in faces):
+            faces[cid] = np.ascontiguousarray(render_card(cid, px_per_mm=READ_PX_PER_MM)[..., 2::-1])
     return Templates.build(faces, READ_PX_PER_MM, REGIONS)
 
 
@@ -173,15 +184,18 @@ def fit_plane(photo_corners: list[np.ndarray], size: tuple[float, float], shape:
         across = mm[1] - mm[0]
         poses0.append([mid[0], mid[1], np.degrees(np.arctan2(across[1], across[0]))])
     x0 = np.r_[h0.ravel()[:8], 0.0, np.ravel(poses0)]
+    quads = np.array(photo_corners, np.float64).reshape(-1, 2)  # (cards * 4, 2)
+    local = rect[None, :, :]  # a card's corners about its centre at angle 0 (the first card's placement)
 
     def residuals(x: np.ndarray) -> np.ndarray:
         h = np.r_[x[:8], 1.0].reshape(3, 3)
-        out = []
-        for k, quad in enumerate(photo_corners):
-            mm = _to_plane(h, _undistort(quad, centre, radius, x[8]))
-            at = Placement(0, 0) if k == 0 else Placement(*x[9 + 3 * (k - 1) : 12 + 3 * (k - 1)])
-            out.append(mm - np.array(corners(at, size)))
-        return np.concatenate(out).ravel()
+        mm = _to_plane(h, _undistort(quads, centre, radius, x[8])).reshape(-1, 4, 2)
+        poses = np.r_[0.0, 0.0, 0.0, x[9:]].reshape(-1, 3)
+        a = np.radians(poses[:, 2])[:, None]
+        cos, sin = np.cos(a), np.sin(a)
+        placed = np.stack([poses[:, :1] + local[..., 0] * cos - local[..., 1] * sin,
+                           poses[:, 1:2] + local[..., 0] * sin + local[..., 1] * cos], axis=-1)
+        return (mm - placed).ravel()
 
     fit = least_squares(residuals, x0, x_scale="jac", max_nfev=200)
     poses = [Placement(0, 0)] + [Placement(*fit.x[9 + 3 * k : 12 + 3 * k]) for k in range(len(photo_corners) - 1)]
@@ -255,7 +269,8 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
     if any(p.get("name") == name for k, p in enumerate(given) if k != slot):
         raise ScanError(f"player {name!r} is already in the table; name this photo's player differently")
     table = {"format": "golfscan/the-front-nine", "version": 1, "players": [p for p in given if "course" in p]}
-    found = find_cards(image, spec())
+    search = search_cards(image, spec())
+    found = search.found
     if not found:
         raise ScanError("no cards found in the photo (The Front Nine cards: a white frame around a coloured panel)")
     tpl = templates()
@@ -282,6 +297,10 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
     # a special card is kept if it shows what a card shows (perhaps not which one); else it is set aside
     specials = [r for r in shaped if r.kind == "special" and r.shown >= SHOWN_MIN]
     odd += [r for r in shaped if r.kind == "special" and r.shown < SHOWN_MIN]
+    faceless = [r for r in odd if r.shown < NOT_A_FACE]
+    odd = [r for r in odd if r.shown >= NOT_A_FACE]
+    if faceless:
+        warnings.append(f"{len(faceless)} card-sized thing(s) showing no card face ignored")
     plane = fit_plane([club.card.corners] + [r.card.corners for r in holes], size, image.shape)
     poses, misfit = plane.poses, plane.misfit
     order, problems = chain(poses[0], [(r, p) for r, p in zip(holes, poses[1:], strict=True)], size)
@@ -303,6 +322,8 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
     if holes:
         last = poses[1 + order[-1]]
         distance = gap_mm(poses[0], size, last, size) / float(values()["ball_mm"])
+        if abs(distance - MAX_BALLS) < DISTANCE_SURE:
+            problems.append(f"within {DISTANCE_SURE} ball of the {MAX_BALLS}-ball limit: it may fall on either side")
         sure = not problems and misfit < 2.0 and all(holes[i].trusted for i in order)
         note = f"{distance:.2f} balls from the card positions (plane fit misfit {misfit:.1f} mm)"
         note += "".join(f"; {p}" for p in problems)
@@ -311,6 +332,10 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
     for r in odd:  # most are things on the table, but a card seen badly must not vanish unnoticed
         out_reads.append(Read(f"{place}.specials", None, 0.0, True, r.card.corners, (),
                               "a card-sized shape not read as a card: ignored; is a card missing?"))
+    for outline in search.loose:  # a card found by nobody would go missing without a word
+        out_reads.append(Read(f"{place}.specials", None, 0.0, True, outline, (),
+                              "a framed region of card size not read as a card (covered or seen badly): "
+                              "is a card missing?"))
     if len(clubs) > 1:
         warnings.append(f"{len(clubs)} club houses in the photo: measured from the best read one")
     player: dict[str, Any] = {"name": name, "course": course_ids, "specials": special_ids}

@@ -31,7 +31,8 @@ from scanner.types import Read, ScanResult
 
 GAME = "gnoming-a-round"
 SPEC = CardSpec(CARD_MM, DEFAULT_STYLE.border_mm)
-READ_PX_PER_MM = 3.0
+WORK_PIXELS = 3_000_000  # a 12 MP photo decodes at half size: a card is still 45-90 px wide
+READ_PX_PER_MM = 2.0
 # compare inside the panel (the frame width varies between printings), and the centre value on its own
 REGIONS = {(5.0, 5.0, 58.0, 83.0): 1.0, (8.0, 20.0, 55.0, 56.0): 2.0}
 # Rejection rule, from the statistics of correct reads on synthetic photos of all presets (568 cards,
@@ -83,17 +84,16 @@ def read_card(image: np.ndarray, card: FoundCard, tpl: Templates | None = None) 
                     ((face, round(float(best[order[0]]), 3)),) + alts if not ok else alts)
 
 
-def _in_card_units(read: CardRead, d: np.ndarray) -> np.ndarray:
-    """A displacement in the photo as (across, along) the card's own sides, in card widths and heights.
-    The sides are not square in the photo when it is taken at a slant, hence a solve, not projections."""
-    c = read.card.corners
-    return np.linalg.solve(np.array([c[1] - c[0], c[3] - c[0]]).T, d)
-
-
-def _neighbours(a: CardRead, b: CardRead) -> bool:
-    """Edge neighbours in a grid: side by side or one above the other, in a's own axes."""
-    dx, dy = np.abs(_in_card_units(a, b.card.centre - a.card.centre))
-    return bool((dx < 1.2 and dy < 0.3) or (dx < 0.3 and dy < 1.15))
+def neighbour_matrix(reads: list[CardRead]) -> np.ndarray:
+    """(n, n) bool: card j is an edge neighbour of card i in a grid (side by side or one above the other),
+    in i's own axes. The displacement is solved in card widths and heights (the sides are not square in
+    a photo taken at a slant, hence a solve, not projections)."""
+    corners = np.array([r.card.corners for r in reads], np.float64)
+    centres = corners.mean(axis=1)
+    axes = np.stack([corners[:, 1] - corners[:, 0], corners[:, 3] - corners[:, 0]], axis=2)  # columns
+    d = centres[None, :, :] - centres[:, None, :]
+    dx, dy = np.abs(np.einsum("iab,ijb->ija", np.linalg.inv(axes), d)).transpose(2, 0, 1)
+    return (dx < 1.2) & (dy < 0.3) | (dx < 0.3) & (dy < 1.15)
 
 
 def group_cards(reads: list[CardRead]) -> list[list[CardRead]]:
@@ -106,10 +106,9 @@ def group_cards(reads: list[CardRead]) -> list[list[CardRead]]:
             i = parent[i]
         return i
 
-    for i in range(len(reads)):
-        for j in range(i + 1, len(reads)):
-            if _neighbours(reads[i], reads[j]) or _neighbours(reads[j], reads[i]):
-                parent[root(i)] = root(j)
+    near = neighbour_matrix(reads) if reads else np.zeros((0, 0), bool)
+    for i, j in zip(*np.nonzero(near | near.T), strict=True):
+        parent[root(int(i))] = root(int(j))
     groups: dict[int, list[CardRead]] = {}
     for i, r in enumerate(reads):
         groups.setdefault(root(i), []).append(r)
