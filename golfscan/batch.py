@@ -91,6 +91,7 @@ class Outcome:
     record: dict[str, Any]
     board: dict[str, Any] | None = None
     overlay_jpeg: bytes | None = None
+    cpu_seconds: float = 0.0  # the worker process's CPU time for this photo (kept out of the results)
 
 
 @dataclass
@@ -243,7 +244,14 @@ def _init_worker() -> None:
 
 
 def run_job(job: Job, key: str = "", photo_sha256: str = "") -> Outcome:
-    """Scan and score one photo. Never raises: any failure is that photo's error line."""
+    """Scan and score one photo, timed. Never raises: any failure is that photo's error line."""
+    start = time.process_time()
+    outcome = _scan_job(job, key, photo_sha256)
+    outcome.cpu_seconds = time.process_time() - start
+    return outcome
+
+
+def _scan_job(job: Job, key: str, photo_sha256: str) -> Outcome:
     import cv2
 
     from golfscan.pipeline import scan_photo

@@ -24,7 +24,7 @@ from typing import Any
 
 import cv2
 
-from golfscan.batch import default_jobs, run_batch
+from golfscan.batch import Outcome, default_jobs, run_batch
 from golfscan.files import write_bytes_atomic
 from golfscan.pipeline import scan_photo
 from rules import registry
@@ -195,17 +195,24 @@ def cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
-BATCH_COLUMNS = ["photo", "true_game", "detected_game", "status", "flagged", "error"]
+BATCH_COLUMNS = ["photo", "true_game", "detected_game", "status", "flagged", "cpu_s", "error"]
 
 
 def measure_batch(photos: Path, out: Path, jobs: int | None = None, progress: Callable | None = None,
                   ) -> tuple[dict[str, float], list[list[Any]]]:
     """Run ``batch`` afresh on a folder (games detected) and time it: the summary, and a table of one row per
     photo for ``write_tables``. Photos with ground truth (``X.json``) also count how often the game was
-    detected."""
+    detected, and the CPU time per photo of each true game."""
+    cpu_of: dict[str, float] = {}
+
+    def timed(stream: Iterable[Outcome], total: int) -> Iterable[Outcome]:
+        for outcome in progress(stream, total) if progress else stream:
+            cpu_of[outcome.record["photo"]] = outcome.cpu_seconds
+            yield outcome
+
     load = os.getloadavg()[0]
     cpu, start = cpu_seconds(), time.perf_counter()
-    report = run_batch(photos, out, jobs=jobs, fresh=True, progress=progress)
+    report = run_batch(photos, out, jobs=jobs, fresh=True, progress=timed)
     wall, cpu = time.perf_counter() - start, cpu_seconds() - cpu
     n = len(report.records)
     rows = []
@@ -213,7 +220,7 @@ def measure_batch(photos: Path, out: Path, jobs: int | None = None, progress: Ca
         photo = report.root / record["photo"]
         truth = true_game(photo) if photo.with_suffix(".json").is_file() else ""
         rows.append([record["photo"], truth, record["game"] or "", record["status"], record["flagged"],
-                     record["error"]])
+                     round(cpu_of.get(record["photo"], 0.0), 4), record["error"]])
     known = [row for row in rows if row[1]]
     summary: dict[str, float] = {
         "photos": n, "jobs": min(jobs or default_jobs(), n), "wall s": wall,
@@ -222,6 +229,8 @@ def measure_batch(photos: Path, out: Path, jobs: int | None = None, progress: Ca
     }
     if known:
         summary["game detected right %"] = 100.0 * sum(row[1] == row[2] for row in known) / len(known)
+    for game in sorted({row[1] for row in known}):
+        summary[f"worker CPU s / photo, {game}"] = statistics.mean(row[5] for row in known if row[1] == game)
     summary["load average before"] = load
     summary["load average after"] = os.getloadavg()[0]
     return summary, [BATCH_COLUMNS, *rows]

@@ -38,5 +38,9 @@ def test_bench_batch_reports_throughput_and_detection(tmp_path, painted):
     assert measured["game detected right %"] == pytest.approx(200 / 3, abs=1e-3)
     assert measured["photos / min"] == pytest.approx(60 * 4 / measured["wall s"], rel=1e-2)
     assert measured["CPU s / photo"] > 0
+    assert all(float(r["cpu_s"]) > 0 for r in rows[:3])  # every scanned photo timed in its worker
+    assert measured["worker CPU s / photo, gnoming-a-round"] == pytest.approx(float(rows[2]["cpu_s"]), abs=1e-3)
+    assert measured["worker CPU s / photo, 18-holes"] == pytest.approx(
+        (float(rows[0]["cpu_s"]) + float(rows[1]["cpu_s"])) / 2, abs=1e-3)
     assert not (photos / "golfscan-results").exists()  # the batch wrote under --out, not into the photos
 
