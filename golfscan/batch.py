@@ -325,13 +325,12 @@ def _load_scanners() -> None:
     """Import the pipeline and every game plugin: a forked worker then starts ready, instead of each worker
     importing them again (about 2 CPU seconds per worker, mostly SciPy)."""
     from golfscan.pipeline import PLUGINS, plugin
-    from scanner.errors import ScanError
 
     for game in PLUGINS:
         try:
             plugin(game)
-        except ScanError:  # a game without a scanner: its photos fail one by one, with the reason
-            continue
+        except Exception:  # noqa: BLE001 - a scanner that cannot load fails only its own photos, one by one
+            continue  # in the workers, each with the reason
 
 
 def _local(tasks: list[tuple[Job, str, str]], jobs: int) -> Iterator[Outcome]:

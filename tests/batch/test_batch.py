@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from golfscan import batch, corrections
 from golfscan.batch import CACHE_DIR, OUT_NAME, run_batch
 from golfscan.cli import main
+from scanner.games import PLUGINS
 
 RUN_CLI = Path(__file__).with_name("run_cli.py")
 REPO = Path(__file__).resolve().parents[2]
@@ -135,6 +136,15 @@ def test_unreadable_and_truncated_photos_are_error_lines(club_night, painted):
     assert len(list(csv.DictReader((report.out / "errors.csv").open()))) == len(reasons) == 3
     assert by_photo(report.out)["loose/solo.png"]["status"] == "ok"
     assert [s["player"] for s in report.games[0]["result"]["standings"]] == ["Ada", "Bo"]
+
+
+def test_a_scanner_that_cannot_load_fails_its_photos_not_the_batch(club_night, tmp_path, monkeypatch, painted):
+    (tmp_path / "halfwritten.py").write_text("raise ImportError(\"cannot import name 'x'\")\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    PLUGINS["the-front-nine"] = "halfwritten"  # the painted fixture puts the real plugins back afterwards
+    report = run_batch(club_night, jobs=2)
+    assert [s["player"] for s in report.games[0]["result"]["standings"]] == ["Ada", "Bo"]  # game given: no detection
+    assert "scanner failed (ImportError: cannot import name 'x')" in by_photo(report.out)["loose/solo.png"]["error"]
 
 
 def test_setup_json_syntax_error_names_the_line(club_night):
