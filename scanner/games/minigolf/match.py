@@ -27,6 +27,8 @@ QUICK = 4  # first look at a quarter of the resolution
 SHORTLIST = 24  # references kept from the first look (the right meaning ranked 9th at worst in 262 reads)
 MATCH_ONE_BY_ONE = 8  # up to this many templates are matched one by one
 LOOK_AGAIN = 8  # of the shortlist, the first this many are looked at again at half resolution
+SLIDE = 3  # pixels a template slides over the aligned patch
+SLIDE_WITHIN = 0.08  # templates this close to the best after aligning are slid
 RIVAL_CLOSE = 0.05  # a rival of another meaning this close is aligned on its own before the margin is taken
 INNER = 2  # reference border left out (rounded corners, neighbours' shadows)
 UNKNOWN_BELOW = 0.6  # best correlation under this: not a tile we know (right reads: 1st percentile 0.88;
@@ -148,14 +150,15 @@ def coarse_score(patch: np.ndarray) -> float:
 
 
 def _align(patch: np.ndarray, template: np.ndarray, loc: np.ndarray, seen: np.ndarray | None) -> np.ndarray:
-    """Affine warp (ECC) taking template pixels onto the patch, from offset ``loc``: small features (a person,
+    """Rigid warp (ECC) taking template pixels onto the patch, from offset ``loc``: small features (a person,
     a flag) only line up once a tile's slight turn and the lattice error are undone. ``seen`` (uint8, patch
-    pixels not hidden by a token) limits it to what the photo shows."""
+    pixels not hidden by a token) limits it to what the photo shows. Turn and shift only: a template without
+    the features of the tile shown (a plain straight) can pull a freer warp askew."""
     warp = np.array([[1, 0, loc[0]], [0, 1, loc[1]]], np.float32)
     g_t = cv2.cvtColor(template, cv2.COLOR_BGR2GRAY)
     g_p = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
     with contextlib.suppress(cv2.error):  # no convergence: keep the coarse offset
-        _, warp = cv2.findTransformECC(g_t, g_p, warp, cv2.MOTION_AFFINE,
+        _, warp = cv2.findTransformECC(g_t, g_p, warp, cv2.MOTION_EUCLIDEAN,
                                        (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 10, 1e-3), seen, 3)
     return warp
 
@@ -165,11 +168,20 @@ def _unit_templates() -> np.ndarray:
     return _unit_rows(references().templates)
 
 
-def _correlate(patch: np.ndarray, warp: np.ndarray, seen: np.ndarray | None, which: np.ndarray) -> np.ndarray:
+def _correlate(patch: np.ndarray, warp: np.ndarray, seen: np.ndarray | None, which: np.ndarray,
+               slide: int = 0) -> np.ndarray:
     """Correlation of the patch, warped onto the template frame, with the templates ``which`` (indices),
-    over the pixels the photo shows."""
+    over the pixels the photo shows; with ``slide``, the best over shifts of up to that many pixels (a
+    plain template leaves the warp loose along its path; not where a token hides pixels)."""
     h, w = references().templates.shape[1:3]
     flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+    if slide and seen is None:
+        around = warp.copy()
+        around[:, 2] -= slide * (warp[:, 0] + warp[:, 1])  # the frame grown by ``slide`` pixels all round
+        wide = cv2.warpAffine(patch, around, (w + 2 * slide, h + 2 * slide), flags=flags,
+                              borderMode=cv2.BORDER_REPLICATE)
+        temps = references().templates
+        return np.array([float(cv2.matchTemplate(wide, temps[i], cv2.TM_CCOEFF_NORMED).max()) for i in which])
     aligned = cv2.warpAffine(patch, warp, (w, h), flags=flags, borderMode=cv2.BORDER_REPLICATE)
     keep = None if seen is None else cv2.warpAffine(seen, warp, (w, h), flags=flags) > 0
     if keep is None or keep.all() or keep.sum() < 0.3 * keep.size:
@@ -182,15 +194,19 @@ def read_tile(patch: np.ndarray, hidden: np.ndarray | None = None) -> TileRead:
     """The catalogue tile and rotation a cell patch shows; ``hidden`` (bool) marks pixels under a token.
 
     A quick look at quarter resolution shortlists ``SHORTLIST`` references, a look at half resolution finds
-    the likeliest and its offset; the patch is aligned to it and correlated with the whole shortlist. The
-    best and its closest rival of another meaning are each scored under their own alignment."""
+    the likeliest and its offset; the patch is aligned to it and correlated with the whole shortlist, those
+    close to the best again with a little slide. The best and its closest rival of another meaning are each
+    scored under their own alignment."""
     refs = references()
     patch = patch.astype(np.float32)
     seen = None if hidden is None or not hidden.any() else (~hidden).astype(np.uint8) * 255
     short = np.argsort(-_scores(patch, k=QUICK)[0])[:SHORTLIST]
     coarse, where = _scores(patch, only=short[:LOOK_AGAIN])
     first = int(np.argmax(coarse))
-    fine = _correlate(patch, _align(patch, refs.templates[short[first]], where[first], seen), seen, short)
+    warp = _align(patch, refs.templates[short[first]], where[first], seen)
+    fine = _correlate(patch, warp, seen, short)
+    near = np.nonzero(fine >= fine.max() - SLIDE_WITHIN)[0]
+    fine[near] = np.maximum(fine[near], _correlate(patch, warp, seen, short[near], SLIDE))
     mean = [meaning(*refs.keys[i]) for i in short]
     own = {first}  # scored under their own alignment
     while True:
@@ -203,7 +219,7 @@ def read_tile(patch: np.ndarray, hidden: np.ndarray | None = None) -> TileRead:
         own.add(i)
         loc = where[i] if i < LOOK_AGAIN else where[first]
         fine[i] = max(fine[i], float(_correlate(patch, _align(patch, refs.templates[short[i]], loc, seen),
-                                                seen, short[i:i + 1])[0]))
+                                                seen, short[i:i + 1], SLIDE)[0]))
     best = refs.keys[short[order[0]]]
     alts: list[tuple[str, int, float]] = []
     for i in order[1:]:
