@@ -97,7 +97,9 @@ def neighbour_matrix(reads: list[CardRead]) -> np.ndarray:
 
 
 def group_cards(reads: list[CardRead]) -> list[list[CardRead]]:
-    """Cards joined by chains of edge neighbours, largest group first."""
+    """Cards joined by chains of edge neighbours, largest group first. Only well-read cards join groups
+    together: a card read as unknown joins the one group its neighbours belong to, and stays alone between
+    two (a face-down card between two players' grids must not merge them)."""
     parent = list(range(len(reads)))
 
     def root(i: int) -> int:
@@ -107,8 +109,14 @@ def group_cards(reads: list[CardRead]) -> list[list[CardRead]]:
         return i
 
     near = neighbour_matrix(reads) if reads else np.zeros((0, 0), bool)
-    for i, j in zip(*np.nonzero(near | near.T), strict=True):
+    near |= near.T
+    trusted = np.array([r.trusted for r in reads], bool)
+    for i, j in zip(*np.nonzero(near & trusted[:, None] & trusted[None, :]), strict=True):
         parent[root(int(i))] = root(int(j))
+    for i in np.nonzero(~trusted)[0]:
+        groups = {root(int(j)) for j in np.nonzero(near[i] & trusted)[0]}
+        if len(groups) == 1:
+            parent[root(int(i))] = groups.pop()
     groups: dict[int, list[CardRead]] = {}
     for i, r in enumerate(reads):
         groups.setdefault(root(i), []).append(r)
@@ -187,14 +195,15 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
         raise ScanError(f"{len(found)} cards found, but most do not look like Gnoming A Round cards: wrong game?")
     groups = group_cards(reads)
     grids = [arrange(g) for g in groups if len(g) >= MIN_GRID]
-    strays = sum(len(g) for g in groups if len(g) < MIN_GRID)
+    strays = [r for g in groups if len(g) < MIN_GRID for r in g]
     if not grids:
         raise ScanError(f"{len(reads)} cards found but no 3 x 3 grid among them")
     grids = _seating(grids)
     names = [f"Player {k + 1}" for k in range(len(grids))]
     warnings = []
-    if strays:
-        warnings.append(f"{strays} card(s) outside any grid ignored (discard piles?)")
+    faceless = sum(not r.trusted for r in strays)
+    if faceless:
+        warnings.append(f"{faceless} card-like shape(s) outside any grid ignored (face-down cards?)")
     board_grids: dict[str, list[list[str]]] = {}
     all_reads: list[Read] = []
     for name, grid in zip(names, grids, strict=True):
@@ -213,6 +222,10 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
         for problem in grid.problems:
             all_reads.append(Read(f"rounds[0].grids.{name}", None, 0.0, True, note=problem))
         board_grids[name] = faces
+    for read in strays:  # a grid seen only in part (its other cards not found) must not pass unnoticed
+        if read.trusted:
+            all_reads.append(Read("rounds[0].grids", read.face, read.score, True, read.card.corners, (),
+                                  "a card outside any grid (a discard pile, or a grid not found whole?): check"))
     rnd: dict[str, Any] = {"grids": board_grids}
     out_first = (setup.get("rounds") or [{}])[0].get("went_out_first")
     if out_first in board_grids:
