@@ -28,6 +28,7 @@ CROP = 40  # side of an upright face crop, pixels
 SLACK = 4  # the crop is searched this many pixels off its middle
 CROP_TILES = 2.2 * FACE  # side of the crop in tiles
 ANGLES = np.arange(0, 360, 10)
+JOINED = 4.0  # white patches up to this many faces in area may hold a face run into other white print
 TOKEN_MIN = 0.65  # right token reads score about 0.75 and more; white patches without a digit 0.55 or less
 
 
@@ -41,7 +42,8 @@ class TokenRead:
 
 
 def find_faces(flat: np.ndarray) -> list[tuple[float, float]]:
-    """Centres (flattened pixels) of round white patches the size of a token face."""
+    """Centres (flattened pixels) of round white patches the size of a token face. A face that runs into
+    other white print (a flag, the cup of a hole) is found by the largest circle inside the joined patch."""
     hsv = cv2.cvtColor(flat, cv2.COLOR_BGR2HSV)
     white = ((hsv[..., 2] > 150) & (hsv[..., 1] < 70)).astype(np.uint8)
     white = cv2.morphologyEx(white, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
@@ -51,17 +53,21 @@ def find_faces(flat: np.ndarray) -> list[tuple[float, float]]:
     # every white piece's outline, also pieces lying inside a hole of another (a white table round the course)
     contours, hierarchy = cv2.findContours(white, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
     for c, h in zip(contours, hierarchy[0] if hierarchy is not None else [], strict=True):
-        if h[3] != -1:  # a hole's outline
-            continue
         filled = cv2.contourArea(c)
-        if not (0.45 * area < filled < 1.8 * area):
+        if h[3] != -1 or not 0.45 * area < filled < JOINED * area:  # a hole's outline, or too small or big
             continue
+        x0, y0, w, hh = cv2.boundingRect(c)
+        mask = np.zeros((hh, w), np.uint8)
+        cv2.drawContours(mask, [c - (x0, y0)], -1, 1, -1)
         (x, y), rad = cv2.minEnclosingCircle(c)
-        mask = np.zeros(white.shape, np.uint8)
-        cv2.drawContours(mask, [c], -1, 1, -1)
-        solid = float((white & mask).sum()) / max(filled, 1.0)
-        if filled / (np.pi * rad * rad) > 0.6 and solid > 0.55:
+        solid = float((white[y0:y0 + hh, x0:x0 + w] & mask).sum()) / max(filled, 1.0)
+        if filled < 1.8 * area and filled / (np.pi * rad * rad) > 0.6 and solid > 0.55:
             out.append((float(x), float(y)))
+            continue
+        dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
+        _, inner, _, (ix, iy) = cv2.minMaxLoc(dist)
+        if 0.8 * r <= inner <= 1.25 * r:  # a face-sized circle inside a joined patch
+            out.append((float(x0 + ix), float(y0 + iy)))
     return out
 
 
