@@ -57,8 +57,8 @@ MARGIN_MIN = 0.008
 # is blank too, reaches 0.63. Below SHOWN_MIN a read is not trusted; a special card below it is set aside
 # and flagged.
 SHOWN_MIN = 0.65
-# Things of card size showing no card face at all (a phone, a face-down card, a box lid) match below 0.13
-# over the regions where a card shows something; real cards, even misread on hard photos, 0.31 and up.
+# Things with a light rim showing no card face at all (a face-down card, a phone, a cup, a die) match below
+# 0.13 over the regions where a card shows something; real cards, even misread on hard photos, 0.31 and up.
 NOT_A_FACE = 0.2
 DISTANCE_SURE = 0.25  # balls: a distance this close to the last scoring ball may lie on either side of it
 JOIN_MAX_MM = 20.0  # a tee farther than this from the previous flag exit: the chain is broken there
@@ -293,14 +293,17 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
             r = read_card(image, r.card.quarter_turned(spec()), tpl)  # the short sides were the other two?
         (shaped if plane.card_shaped(r.card.corners, size) else odd).append(r)
     warnings = []
+    # a thing showing nothing of any card face (a face-down card, a phone, a cup, a die) is ignored; a card
+    # seen badly or in part still shows some of its face, and is reported below
+    faceless = [r for r in shaped + odd if r.shown < NOT_A_FACE]
+    if faceless:
+        warnings.append(f"{len(faceless)} framed thing(s) showing no card face ignored")
+    shaped = [r for r in shaped if r.shown >= NOT_A_FACE]
+    odd = [r for r in odd if r.shown >= NOT_A_FACE]
     holes = core + [r for r in shaped if r.kind == "course"]
     # a special card is kept if it shows what a card shows (perhaps not which one); else it is set aside
     specials = [r for r in shaped if r.kind == "special" and r.shown >= SHOWN_MIN]
     odd += [r for r in shaped if r.kind == "special" and r.shown < SHOWN_MIN]
-    faceless = [r for r in odd if r.shown < NOT_A_FACE]
-    odd = [r for r in odd if r.shown >= NOT_A_FACE]
-    if faceless:
-        warnings.append(f"{len(faceless)} card-sized thing(s) showing no card face ignored")
     plane = fit_plane([club.card.corners] + [r.card.corners for r in holes], size, image.shape)
     poses, misfit = plane.poses, plane.misfit
     order, problems = chain(poses[0], [(r, p) for r, p in zip(holes, poses[1:], strict=True)], size)

@@ -71,8 +71,18 @@ class CardRead:
 
 
 def read_card(image: np.ndarray, card: FoundCard, tpl: Templates | None = None) -> CardRead:
-    """Match one card against every face, both ways up; reject weak or ambiguous matches."""
+    """Match one card against every face, both ways up; reject weak or ambiguous matches. A card read
+    badly is read again with its other sides as the short ones (a steep view can make a card's short side
+    look the longer one), and the better reading kept."""
     tpl = tpl or templates()
+    read = _read_as_found(image, card, tpl)
+    if read.trusted:
+        return read
+    other = _read_as_found(image, card.quarter_turned(SPEC), tpl)
+    return other if other.score > read.score else read
+
+
+def _read_as_found(image: np.ndarray, card: FoundCard, tpl: Templates) -> CardRead:
     best, turned = face_scores(tpl, rectify_card(image, card, SPEC, tpl.px_per_mm).image)
     order = np.argsort(-best)
     face = FACES[order[0]]
