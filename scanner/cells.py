@@ -29,7 +29,8 @@ def ink_map(image: np.ndarray, paper_scale: int = 0) -> np.ndarray:
     the local maximum over ``paper_scale`` pixels (default: a tenth of the image), which skips over
     strokes and blacked-out areas smaller than that.
     """
-    dark = image.min(axis=2) if image.ndim == 3 else image
+    # per-channel minimum by pairs: numpy's reduction over a short last axis is many times slower
+    dark = np.minimum(np.minimum(image[..., 0], image[..., 1]), image[..., 2]) if image.ndim == 3 else image
     dark = dark.astype(np.float32)
     scale = paper_scale or max(image.shape[:2]) // 10
     factor = 4

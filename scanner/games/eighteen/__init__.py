@@ -18,10 +18,11 @@ from scanner.cells import BORDER, cut_cells, ink_map
 from scanner.debug import Debug
 from scanner.errors import ScanError
 from scanner.games.eighteen import plan as planmod
-from scanner.games.eighteen.classify import Guess, read_hazard, read_structure, sure
-from scanner.games.eighteen.digits import candidates
+from scanner.games.eighteen.classify import Guess, read_square, sure
 from scanner.games.eighteen.evaluate import compare  # noqa: F401  (plugin interface, used by `golfscan bench`)
-from scanner.games.eighteen.features import binarize, diagonal_paths, erase_path, measure
+from scanner.games.eighteen.features import binarize, measure
+from scanner.games.eighteen.parmarks import square_candidates
+from scanner.games.eighteen.squares import kind_probabilities
 from scanner.grid import Lattice, find_lattice
 from scanner.locate import find_grid_quad
 from scanner.rectify import Rectified, rectify
@@ -33,7 +34,6 @@ CELL = 64  # pixels per square in the cut-out patches
 GRID_SIDE = 640  # first rectification: grid side in pixels
 MARGIN = 48
 PAPER_SPREADS = 16  # ink threshold: this many spreads of the paper's texture above its median
-FAINT = 0.5  # second look at a blank-looking square: this share of the plan's ink level
 FLAG_BELOW = 0.8  # reads less sure than this are flagged for review
 ORIENT_SURE = 0.9  # below this, the plan's orientation is reported as uncertain
 PAR_SURE = 0.8  # par digits less sure than this are flagged (a wrong par changes the score)
@@ -82,54 +82,46 @@ def _ink_threshold(patches: np.ndarray) -> float:
     return float(np.clip(median + PAPER_SPREADS * spread, 0.1, max(0.15, 0.35 * np.percentile(inner, 99))))
 
 
-def _tree_votes(structure: list[list[Guess | None]], patches: np.ndarray, threshold: float) -> np.ndarray:
+def _tree_votes(trees: list[tuple[int, int]], patches: np.ndarray, threshold: float) -> np.ndarray:
     """Log-evidence per quarter turn from trees: the trunk hangs below the canopy, off its centre."""
     votes = np.zeros(4)
-    for r, row in enumerate(structure):
-        for c, g in enumerate(row):
-            if g is not None:
-                continue
-            b = binarize(patches[r, c], threshold)
-            filled = b.copy()
-            contours, _ = cv2.findContours(b, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-            cv2.drawContours(filled, contours, -1, 1, -1)
-            canopy = filled & (1 - b)  # enclosed paper: inside the canopy
-            if canopy.sum() < TREE_CANOPY * CELL * CELL:
-                continue
-            ys, xs = np.nonzero(b)
-            cy, cx = np.nonzero(canopy)
-            dx, dy = xs.mean() - cx.mean(), ys.mean() - cy.mean()
-            if np.hypot(dx, dy) < TREE_OFFSET * CELL:  # round and symmetric: an oval, not a tree
-                continue
-            down = ("E" if dx > 0 else "W") if abs(dx) > abs(dy) else ("S" if dy > 0 else "N")
-            turns = next(k for k in range(4) if planmod.rotate_edge(down, k) == "S")
-            votes[turns] += TREE_VOTE
+    for r, c in trees:
+        b = binarize(patches[r, c], threshold)
+        filled = b.copy()
+        contours, _ = cv2.findContours(b, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        cv2.drawContours(filled, contours, -1, 1, -1)
+        canopy = filled & (1 - b)  # enclosed paper: inside the canopy
+        if canopy.sum() < TREE_CANOPY * CELL * CELL:
+            continue
+        ys, xs = np.nonzero(b)
+        cy, cx = np.nonzero(canopy)
+        dx, dy = xs.mean() - cx.mean(), ys.mean() - cy.mean()
+        if np.hypot(dx, dy) < TREE_OFFSET * CELL:  # round and symmetric: an oval, not a tree
+            continue
+        down = ("E" if dx > 0 else "W") if abs(dx) > abs(dy) else ("S" if dy > 0 else "N")
+        turns = next(k for k in range(4) if planmod.rotate_edge(down, k) == "S")
+        votes[turns] += TREE_VOTE
     return votes
 
 
-def _hazard(patch: np.ndarray, turns: int, threshold: float) -> Guess:
-    """The hazard drawn in a square (plan upright). A square that looks blank is looked at again at a
-    lower ink level: a light pencil drawing next to heavy felt-tip shading falls below the plan's level.
-    Only a recognised drawing is taken from that second look, and it is flagged."""
-    upright = np.rot90(patch, turns)
-    guess = read_hazard(measure(upright, threshold, False))
-    if guess.value["k"] != "empty":
-        return guess
-    faint = read_hazard(measure(upright, FAINT * threshold, False))
-    if faint.value["k"] in ("empty", "unknown"):
-        return guess
-    return Guess(faint.value, min(faint.confidence, FLAG_BELOW - 0.1), note="faint drawing")
+@dataclass(frozen=True)
+class Squares:
+    """Every square of a photo's grid cut out as an ink patch, and the plan's ink level."""
+
+    geometry: Geometry
+    patches: np.ndarray  # (rows, cols, CELL, CELL) ink, rectified frame
+    threshold: float
 
 
-def digit_candidates(patch: np.ndarray, threshold: float) -> list:
-    """Digit-sized ink pieces of a tee/green square: all its ink (digits often touch the printed border)
-    without the diagonal, which is erased along its path and on to the corners."""
-    _, path = diagonal_paths(binarize(patch, threshold))
-    ends = np.float32([[0, 0], [CELL - 1, CELL - 1]])
-    if path[0, 1] > path[-1, 1]:  # the BL-TR diagonal
-        ends = np.float32([[0, CELL - 1], [CELL - 1, 0]])
-    full_path = np.vstack([ends[:1], path, ends[1:]])
-    return candidates(erase_path((patch > threshold).astype(np.uint8), full_path, 5))
+def cut_squares(image: np.ndarray) -> Squares:
+    """Find the grid and cut out every square's ink."""
+    if image is None or image.ndim != 3 or min(image.shape[:2]) < 64:
+        raise ScanError("not a colour photo large enough to read")
+    geo = find_geometry(image)
+    cell_px = float(np.mean(np.diff(geo.lattice.points[:, :, 0], axis=1)))
+    ink = ink_map(geo.rectified.image, paper_scale=int(2 * cell_px))
+    patches = cut_cells(ink, geo.lattice, CELL)
+    return Squares(geo, patches, _ink_threshold(patches))
 
 
 def _label(value: dict) -> str:
@@ -155,37 +147,34 @@ class PlanReading:
 
 def read_plan(image: np.ndarray) -> PlanReading:
     """Find the grid, read every square and par digit, and find which way is up."""
-    if image is None or image.ndim != 3 or min(image.shape[:2]) < 64:
-        raise ScanError("not a colour photo large enough to read")
-    geo = find_geometry(image)
+    cut = cut_squares(image)
+    geo, patches, threshold = cut.geometry, cut.patches, cut.threshold
     rect, lattice = geo.rectified, geo.lattice
     rows, cols = lattice.rows, lattice.cols
-    cell_px = float(np.mean(np.diff(lattice.points[:, :, 0], axis=1)))
-    ink = ink_map(rect.image, paper_scale=int(2 * cell_px))
-    patches = cut_cells(ink, lattice, CELL)
-    threshold = _ink_threshold(patches)
 
-    # Pass 1, in the rectified frame: squares whose reading turns with the plan (fairways, tee/greens).
-    structure = [[read_structure(measure(patches[r, c], threshold)) for c in range(cols)] for r in range(rows)]
+    # Every square read in the rectified frame: its kind from the network, its edges from the strokes.
+    measured = [measure(patches[r, c], threshold) for r in range(rows) for c in range(cols)]
+    probs_kind = kind_probabilities(patches.reshape(rows * cols, CELL, CELL), measured, threshold)
+    guesses = [[read_square(measured[r * cols + c], probs_kind[r * cols + c]) for c in range(cols)]
+               for r in range(rows)]
 
-    # Digit candidates in every tee/green square, read in all four turns.
+    # Digit candidates in every tee/green square, cut again from the photo at full detail, read in all four turns.
     cands, probs = {}, {}
+    trees = [(r, c) for r in range(rows) for c in range(cols) if guesses[r][c].value["k"] == "tree"]
     for r in range(rows):
         for c in range(cols):
-            if structure[r][c] is not None and structure[r][c].value["k"] == "teegreen":
-                cands[r, c] = digit_candidates(patches[r, c], threshold)
+            if guesses[r][c].value["k"] == "teegreen":
+                cands[r, c] = square_candidates(image, rect.to_photo(lattice.cell_quad(r, c)), threshold)
                 probs[r, c] = planmod.digit_probabilities(cands[r, c])
-    orient = planmod.orientation(list(probs.values()), _tree_votes(structure, patches, threshold))
+    orient = planmod.orientation(list(probs.values()), _tree_votes(trees, patches, threshold))
     turns = orient.turns
 
-    # Pass 2: hazards are read with the plan upright.
-    guesses = [[structure[r][c] or _hazard(patches[r, c], turns, threshold) for c in range(cols)]
-               for r in range(rows)]
     final = [list(row) for row in guesses]
     # Pre-printed symbols (gorse) come in identical twins; hand drawings never match that closely. A twin
     # overrides an unsure reading too (a printed bush can pass for run-together stipple).
-    free = {(r, c): patches[r, c] for r in range(rows) for c in range(cols) if structure[r][c] is None}
-    unread = [(r, c) for (r, c) in free if guesses[r][c].value["k"] == "unknown" or guesses[r][c].confidence < FLAG_BELOW]
+    free = {(r, c): patches[r, c] for r in range(rows) for c in range(cols)
+            if guesses[r][c].value["k"] not in ("fairway", "teegreen", "mountain")}
+    unread = [(r, c) for (r, c) in free if guesses[r][c].confidence < FLAG_BELOW]
     for (r, c), score in planmod.printed_twins(free, unread).items():
         final[r][c] = Guess({"k": "gorse"}, sure(score, planmod.PRINTED_MATCH, 0.03), note="printed symbol")
     digit_reads = {}

@@ -29,6 +29,7 @@ EDGES = ("N", "E", "S", "W")
 BAND = (0.1, 0.2)  # crossing band: from the printed line's edge to a fifth of the square inward
 MARGIN = 0.1  # the printed grid line and its blur occupy this share of the side
 WOBBLE = 0.05
+WEAK = 0.5  # a stroke's fainter stretches count down to this share of the threshold, where they join ink above it
 
 
 @dataclass(frozen=True)
@@ -73,12 +74,21 @@ class CellFeatures:
 
 
 def binarize(ink: np.ndarray, threshold: float) -> np.ndarray:
-    """Ink above threshold, with the printed-line margin cleared."""
+    """Ink above threshold, with the printed-line margin cleared.
+
+    Hysteresis: a thin or light stroke dips below the threshold here and there (blur, a pencil's grain);
+    pixels down to ``WEAK`` of it count when they join a stroke that reaches it, while paper texture at
+    that level, never touching a real stroke, stays out.
+    """
     size = ink.shape[0]
     m = int(round(MARGIN * size))
-    b = (ink > threshold).astype(np.uint8)
-    b[:m], b[-m:], b[:, :m], b[:, -m:] = 0, 0, 0, 0
-    return b
+    weak = (ink > WEAK * threshold).astype(np.uint8)
+    weak[:m], weak[-m:], weak[:, :m], weak[:, -m:] = 0, 0, 0, 0
+    count, labels = cv2.connectedComponents(weak, connectivity=8)
+    strong = np.zeros(count, np.uint8)
+    strong[labels[(ink > threshold) & (weak > 0)]] = 1
+    strong[0] = 0
+    return strong[labels]
 
 
 def _crossing(band: np.ndarray, size: int) -> Crossing:

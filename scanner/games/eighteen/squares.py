@@ -1,0 +1,174 @@
+"""What kind of drawing a course-plan square holds, from its ink: a small network over shape measurements.
+
+Each square (an ink patch from ``scanner.cells``) is described by three groups of numbers, all taken relative
+to the plan's own ink level so that pen, paper and lighting matter little:
+
+* a coarse 12 x 12 picture of its stroke pixels (where the ink is),
+* a histogram of stroke directions in each cell of a 4 x 4 grid (what the strokes look like),
+* the structural measurements of ``features.measure`` in a form that does not depend on which way the
+  square is turned (edge crossings sorted, diagonal shares sorted, loops, trunk, blob sizes).
+
+A one-hidden-layer network turns them into probabilities of the nine kinds in ``KINDS``. Which edges a
+fairway or tee/green uses is read by ``classify`` from the strokes; the network only says what the square is.
+It was trained on synthetic photos (``python -m scanner.games.eighteen.squares FOLDER...`` rebuilds
+``squares_model.npz`` from photos with ground truth) and checked on photos of plans drawn by other hands.
+
+Example:
+    >>> import numpy as np, cv2
+    >>> from scanner.games.eighteen.features import measure
+    >>> ink = np.zeros((64, 64), np.float32)
+    >>> _ = cv2.rectangle(ink, (3, 3), (60, 60), 1.0, -1)
+    >>> KINDS[int(np.argmax(kind_probabilities([ink], [measure(ink, 0.3)], 0.3)[0]))]
+    'Mb'
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from functools import cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from scanner.games.eighteen.features import MARGIN, CellFeatures, binarize, measure
+
+KINDS = ("empty", "Mb", "Mp", "gorse", "fairway", "teegreen", "water", "tree", "bunker")  # Mb/Mp: black/peak
+MODEL = Path(__file__).with_name("squares_model.npz")
+PICTURE = 12  # side of the coarse stroke picture
+DIRECTIONS, DIRECTION_CELLS = 9, 4  # stroke-direction histogram: bins over 180 degrees, cells per side
+DOT = 0.004  # a blob smaller than this share of the square is a dot (stipple)
+
+
+def kind_of(value: dict) -> str:
+    """A board cell's kind as a ``KINDS`` name."""
+    k = value["k"]
+    return ("Mb" if value.get("style") == "black" else "Mp") if k == "mountain" else k
+
+
+def _directions(img: np.ndarray) -> np.ndarray:
+    """Stroke-direction histograms (unsigned gradient orientation, weighted by strength) per grid cell,
+    each normalised by its own strength plus a share of the square's mean, so faint noise stays small."""
+    gx = cv2.Sobel(img, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(img, cv2.CV_32F, 0, 1, ksize=3)
+    mag, ang = cv2.cartToPolar(gx, gy)
+    idx = np.floor((ang % np.pi) / (np.pi / DIRECTIONS)).astype(np.int32) % DIRECTIONS
+    chans = np.stack([mag * (idx == k) for k in range(DIRECTIONS)], axis=-1)
+    hist = cv2.resize(chans, (DIRECTION_CELLS, DIRECTION_CELLS), interpolation=cv2.INTER_AREA)
+    norm = np.sqrt((hist**2).sum(axis=-1, keepdims=True))
+    return (hist / (norm + 0.2 * norm.mean() + 1e-6)).ravel()
+
+
+def describe(ink: np.ndarray, f: CellFeatures, threshold: float) -> np.ndarray:
+    """Feature vector of one square's ink patch and its measurements ``f`` (``measure(ink, threshold)``)."""
+    ink = np.asarray(ink, np.float32)
+    size = ink.shape[0]
+    m = int(round(MARGIN * size))
+    inner = slice(m, size - m)
+    strokes = binarize(ink, threshold)[inner, inner].astype(np.float32)
+    picture = cv2.resize(strokes, (PICTURE, PICTURE), interpolation=cv2.INTER_AREA).ravel()
+    level = np.clip(ink[inner, inner] / threshold, 0.0, 2.0)
+    directions = _directions(cv2.resize(level, (48, 48), interpolation=cv2.INTER_AREA))
+    extents = sorted((c.extent for c in f.crossings.values()), reverse=True)
+    counts = sorted((min(c.count, 4) for c in f.crossings.values()), reverse=True)
+    blobs = f.blobs
+    main = max(blobs, key=lambda b: b.area) if blobs else None
+    elongation = max(main.box[2:]) / max(min(main.box[2:]), 1e-3) if main else 0.0
+    shape = [f.ink, f.corners, *extents, *counts, max(f.diagonal), min(f.diagonal), len(blobs),
+             sum(b.holes for b in blobs), max((b.hole_area for b in blobs), default=0.0),
+             max((b.stem for b in blobs), default=0.0), main.area if main else 0.0, elongation,
+             sum(b.enclosed for b in blobs), sum(1 for b in blobs if b.area < DOT)]
+    return np.concatenate([picture, directions, np.asarray(shape, np.float32)]).astype(np.float32)
+
+
+@cache
+def _weights() -> dict[str, np.ndarray]:
+    with np.load(MODEL) as data:
+        return {k: data[k] for k in data.files}
+
+
+def kind_probabilities(patches, measured: list[CellFeatures], threshold: float) -> np.ndarray:
+    """(N, len(KINDS)) probabilities for N ink patches with their measurements (which do not depend on
+    the patch's quarter turn: edge crossings and diagonals are sorted, pieces counted)."""
+    w = _weights()
+    # Each square is read in its four quarter turns and the readings averaged: the kind of a square does
+    # not depend on which way the photo was taken, and neither does the answer then.
+    x = np.stack([describe(np.rot90(p, k), f, threshold) for p, f in zip(patches, measured, strict=True)
+                  for k in range(4)])
+    hidden = np.maximum(((x - w["mean"]) / w["scale"]) @ w["w1"] + w["b1"], 0.0)
+    logits = hidden @ w["w2"] + w["b2"]
+    p = np.exp(logits - logits.max(axis=1, keepdims=True))
+    p /= p.sum(axis=1, keepdims=True)
+    return p.reshape(len(measured), 4, -1).mean(axis=1)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Training (build step): synthetic photos with ground truth -> squares cut by the scanner's own stages.
+
+def labelled_squares(folder: Path):
+    """(features, kind index) rows of every square of the photos in ``folder`` whose grid the scanner finds
+    where the truth file puts it (``grid_points``); the truth is turned into the scanner's frame."""
+    from golfscan.pipeline import load_for_game
+    from scanner.errors import ScanError
+    from scanner.games import eighteen
+    from scanner.games.eighteen.plan import upright_index
+
+    rows_x, rows_y = [], []
+    for photo in sorted(folder.glob("*.jpg")):
+        truth = json.loads(photo.with_suffix(".json").read_text())
+        if "grid_points" not in truth:
+            continue
+        loaded = load_for_game(photo, eighteen.GAME)
+        try:
+            cut = eighteen.cut_squares(loaded.image)
+        except ScanError:
+            continue
+        grid = np.asarray(truth["grid_points"]) * loaded.scale
+        found = cut.geometry.rectified.to_photo(cut.geometry.lattice.points.reshape(-1, 2))
+        side = float(np.linalg.norm(grid[0, 1] - grid[0, 0]))
+        off = max(np.linalg.norm(grid.reshape(-1, 2) - p, axis=1).min() for p in found) / side
+        corners = cut.geometry.rectified.to_photo(cut.geometry.lattice.corners())
+        turns = int(np.argmin(np.linalg.norm(corners - grid[0, 0], axis=1)))  # where the true top-left lies
+        rows, cols = cut.patches.shape[:2]
+        cells = truth["board"]["cells"]
+        if off > 0.12 or (len(cells), len(cells[0])) != ((cols, rows) if turns % 2 else (rows, cols)):
+            continue
+        for r in range(rows):
+            for c in range(cols):
+                ur, uc = upright_index(r, c, rows, cols, turns)
+                rows_x.append(describe(cut.patches[r, c], measure(cut.patches[r, c], cut.threshold), cut.threshold))
+                rows_y.append(KINDS.index(kind_of(cells[ur][uc])))
+    return rows_x, rows_y
+
+
+def train(folders: list[Path]) -> dict[str, np.ndarray]:
+    """Fit the network on the squares of synthetic photos in ``folders``."""
+    xs, ys = [], []
+    for folder in folders:
+        x, y = labelled_squares(folder)
+        xs += x
+        ys += y
+    return fit(np.stack(xs), np.asarray(ys))
+
+
+def fit(x: np.ndarray, y: np.ndarray, hidden: int = 64, seed: int = 0) -> dict[str, np.ndarray]:
+    """The network's arrays for feature rows ``x`` and kind indices ``y`` (scikit-learn, a development
+    dependency, does the fitting)."""
+    from sklearn.neural_network import MLPClassifier
+
+    mean, scale = x.mean(axis=0), x.std(axis=0) + 1e-6
+    net = MLPClassifier((hidden,), alpha=1e-2, max_iter=300, random_state=seed).fit((x - mean) / scale, y)
+    if list(net.classes_) != list(range(len(KINDS))):
+        raise ValueError("the photos do not show every kind of square")
+    return {"mean": mean.astype(np.float32), "scale": scale.astype(np.float32),
+            "w1": net.coefs_[0].astype(np.float32), "b1": net.intercepts_[0].astype(np.float32),
+            "w2": net.coefs_[1].astype(np.float32), "b2": net.intercepts_[1].astype(np.float32)}
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        print("usage: python -m scanner.games.eighteen.squares FOLDER... (synthetic photos with truth)", file=sys.stderr)
+        raise SystemExit(2)
+    np.savez_compressed(MODEL, **train([Path(a) for a in sys.argv[1:]]))
+    print(f"wrote {MODEL} ({MODEL.stat().st_size // 1024} KiB)")
