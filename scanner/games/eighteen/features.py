@@ -70,7 +70,6 @@ class CellFeatures:
     diagonal: tuple[float, float]  # (TL-BR, BL-TR) ink share along the best path
     beside_diagonal: dict[str, Crossing]  # crossings once the better diagonal's stroke is erased
     blobs: tuple[Blob, ...]
-    horizontal: float  # share of stroke direction energy that is near-horizontal (waves)
 
 
 def binarize(ink: np.ndarray, threshold: float) -> np.ndarray:
@@ -185,17 +184,6 @@ def blobs(b: np.ndarray) -> tuple[Blob, ...]:
     return tuple(out)
 
 
-def horizontal_share(ink: np.ndarray, b: np.ndarray) -> float:
-    """Of the stroke edges inside the square, the share whose gradient is near vertical (horizontal strokes)."""
-    gy = cv2.Sobel(ink, cv2.CV_32F, 0, 1, ksize=3)
-    gx = cv2.Sobel(ink, cv2.CV_32F, 1, 0, ksize=3)
-    mag = np.hypot(gx, gy) * cv2.dilate(b, np.ones((3, 3), np.uint8))
-    total = mag.sum()
-    if total <= 0:
-        return 0.0
-    return float((mag * (np.abs(gy) > 2.0 * np.abs(gx))).sum() / total)
-
-
 def _corner_ink(b: np.ndarray) -> float:
     size = b.shape[0]
     lo, hi = int(round(MARGIN * size)), int(round(0.3 * size))
@@ -204,21 +192,19 @@ def _corner_ink(b: np.ndarray) -> float:
     return float(min(z.mean() for z in zones))
 
 
-def measure(ink: np.ndarray, threshold: float, diagonals: bool = True) -> CellFeatures:
-    """All measurements of one square's ink patch (square, values 0..1); ``diagonals=False`` skips the
-    diagonal search (zeros), for squares already known to hold no tee/green."""
+def measure(ink: np.ndarray, threshold: float) -> CellFeatures:
+    """All measurements of one square's ink patch (square, values 0..1)."""
     ink = np.ascontiguousarray(ink)
     size = ink.shape[0]
     m = int(round(MARGIN * size))
     b = binarize(ink, threshold)
     inner = slice(m, size - m)
-    diagonal, path = diagonal_paths(b) if diagonals else ((0.0, 0.0), np.zeros((0, 2), int))
+    diagonal, path = diagonal_paths(b)
     return CellFeatures(
         corners=_corner_ink(b),
         ink=float(b[inner, inner].mean()),
         crossings=crossings(b),
         diagonal=diagonal,
-        beside_diagonal=crossings(erase_path(b, path, 3)) if len(path) else {},
+        beside_diagonal=crossings(erase_path(b, path, 3)),
         blobs=blobs(b),
-        horizontal=horizontal_share(ink, b),
     )
