@@ -30,7 +30,15 @@ from fixtures.art.frontnine import BORDER_MM, CLUB_HOUSE, all_ids, exit_side, re
 from rules.frontnine.catalogue import catalogue, values
 from rules.frontnine.geometry import Placement, corners, gap_mm
 from rules.frontnine.scoring import MAX_BALLS
-from scanner.cards import CardSpec, FoundCard, Templates, find_cards, rectify_card, search_cards
+from scanner.cards import (
+    CardSpec,
+    FoundCard,
+    Templates,
+    find_cards,
+    rectify_card,
+    search_cards,
+    white_balanced,
+)
 from scanner.debug import Debug
 from scanner.errors import ScanError
 from scanner.types import Read, ScanResult
@@ -60,6 +68,11 @@ SHOWN_MIN = 0.65
 # Things with a light rim showing no card face at all (a face-down card, a phone, a cup, a die) match below
 # 0.13 over the regions where a card shows something; real cards, even misread on hard photos, 0.31 and up.
 NOT_A_FACE = 0.2
+# The middle of a card's panel, plain on most faces: real cards (638 on phone and hard photos) within 0.3
+# of their face's colour in every channel, and within 0.2 unless read sure; the phones, coasters and
+# face-down cards that read as a sparse special card (unsure) differ by 0.24 to 0.71.
+COLOUR_BOX_MM = (10.0, 30.0, 53.0, 78.0)
+COLOUR_GAP = 0.2
 DISTANCE_SURE = 0.25  # balls: a distance this close to the last scoring ball may lie on either side of it
 JOIN_MAX_MM = 20.0  # a tee farther than this from the previous flag exit: the chain is broken there
 
@@ -108,6 +121,13 @@ class CardRead:
     margin: float  # over the best card printed differently
     alternatives: tuple[tuple[str, float], ...]
     shown: float  # the match over the regions where the card shows something
+    colour_gap: float  # how far the middle of its panel is from the face's colour (paper white = 1)
+
+    @property
+    def faceless(self) -> bool:
+        """Shows no card face: nothing of one where a card shows something, or, read unsure, the wrong colour
+        where a card is plain (a phone, a coaster, a face-down card: all plain in the middle)."""
+        return self.shown < NOT_A_FACE or (self.shown < SHOWN_MIN and self.colour_gap > COLOUR_GAP)
 
     @property
     def trusted(self) -> bool:
@@ -118,9 +138,21 @@ class CardRead:
         return "club" if self.card_id == CLUB_HOUSE else "course" if self.card_id in course_ids() else "special"
 
 
+@cache
+def face_colour(card_id: str) -> np.ndarray:
+    return panel_colour(render_card(card_id, px_per_mm=READ_PX_PER_MM)[..., 2::-1][..., :3])
+
+
+def panel_colour(card: np.ndarray) -> np.ndarray:
+    """The mean colour (BGR, paper white = 1) of the middle of an upright card's panel at READ_PX_PER_MM."""
+    x0, y0, x1, y1 = (int(v * READ_PX_PER_MM) for v in COLOUR_BOX_MM)
+    return white_balanced(np.ascontiguousarray(card))[y0:y1, x0:x1].reshape(-1, 3).mean(axis=0)
+
+
 def read_card(image: np.ndarray, card: FoundCard, tpl: Templates | None = None) -> CardRead:
     tpl = tpl or templates()
-    scores, shown = tpl.scores(rectify_card(image, card, spec(), tpl.px_per_mm).image)
+    upright = rectify_card(image, card, spec(), tpl.px_per_mm).image
+    scores, shown = tpl.scores(upright)
     best = scores.max(axis=1)
     order = np.argsort(-best)
     top = tpl.labels[order[0]]
@@ -128,8 +160,9 @@ def read_card(image: np.ndarray, card: FoundCard, tpl: Templates | None = None) 
     margin = float(best[order[0]] - best[other[0]])
     turned = int(np.argmax(scores[order[0]]))
     alts = tuple((tpl.labels[i], round(float(best[i]), 3)) for i in other[:2])
+    colour = panel_colour(upright[::-1, ::-1] if turned else upright)
     return CardRead(card.turned() if turned else card, top, float(best[order[0]]), margin, alts,
-                    float(shown[order[0], turned]))
+                    float(shown[order[0], turned]), float(np.abs(colour - face_colour(top)).max()))
 
 
 # ---- the table plane -------------------------------------------------------------------------------
@@ -295,11 +328,11 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
     warnings = []
     # a thing showing nothing of any card face (a face-down card, a phone, a cup, a die) is ignored; a card
     # seen badly or in part still shows some of its face, and is reported below
-    faceless = [r for r in shaped + odd if r.shown < NOT_A_FACE]
+    faceless = [r for r in shaped + odd if r.faceless]
     if faceless:
         warnings.append(f"{len(faceless)} framed thing(s) showing no card face ignored")
-    shaped = [r for r in shaped if r.shown >= NOT_A_FACE]
-    odd = [r for r in odd if r.shown >= NOT_A_FACE]
+    shaped = [r for r in shaped if not r.faceless]
+    odd = [r for r in odd if not r.faceless]
     holes = core + [r for r in shaped if r.kind == "course"]
     # a special card is kept if it shows what a card shows (perhaps not which one); else it is set aside
     specials = [r for r in shaped if r.kind == "special" and r.shown >= SHOWN_MIN]
