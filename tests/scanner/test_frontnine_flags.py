@@ -1,0 +1,54 @@
+"""The Front Nine scanner's review flags: a distance at the last scoring ball is flagged; a face-down card
+beside the course is set aside with a warning, not flagged and not read as a card."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from flatphoto import flat_photo
+
+from fixtures.clutter import make_item
+from fixtures.games import frontnine
+from fixtures.scene import Scene, scene_bounds_mm
+from rules.frontnine.scoring import MAX_BALLS
+from scanner.games import frontnine as scanner
+
+PPM = 3.0
+
+
+@pytest.fixture(scope="module")
+def course():
+    board = frontnine.random_board(np.random.default_rng(7))
+    scene = frontnine.compose(board, np.random.default_rng(7))
+    return board, scene, flat_photo(scene, PPM)
+
+
+def _distance(result):
+    return next(r for r in result.reads if r.where.endswith("distance_balls"))
+
+
+@pytest.mark.parametrize("balls, flagged", [(MAX_BALLS + 0.1, True), (MAX_BALLS - 0.15, True),
+                                             (MAX_BALLS - 0.6, False)])
+def test_a_distance_at_the_last_scoring_ball_is_flagged(course, monkeypatch, balls, flagged):
+    _, _, photo = course
+    real = scanner.values()
+    gap_mm = _distance(scanner.scan(photo.image)).value * float(real["ball_mm"])
+    monkeypatch.setattr(scanner, "values", lambda: {**real, "ball_mm": gap_mm / balls})  # a ball of that size
+    read = _distance(scanner.scan(photo.image))
+    assert abs(read.value - balls) < 0.02
+    assert read.flagged == flagged and ("limit" in read.note) == flagged
+
+
+def test_a_face_down_card_beside_the_course_is_set_aside(course):
+    board, scene, photo = course
+    lo, _ = scene_bounds_mm(scene)
+    card = make_item(np.random.default_rng(1), "card").part
+    card = replace(card, center_mm=(float(lo[0]) - 50.0, float(lo[1]) + 60.0), angle_deg=20.0)
+    alone = scanner.scan(photo.image)
+    result = scanner.scan(flat_photo(Scene(scene.components + [card]), PPM).image)
+    assert result.board["players"][0]["course"] == alone.board["players"][0]["course"]
+    assert sorted(result.board["players"][0]["specials"]) == sorted(alone.board["players"][0]["specials"])
+    assert not result.flagged
+    assert any("no card face" in w for w in result.warnings) and not any("no card face" in w for w in alone.warnings)
