@@ -5,9 +5,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from scanner.games.eighteen.digits import LABELS, read_digit
+from scanner.games.eighteen.digits import LABELS, Candidate, read_digit
 from scanner.games.eighteen.parmarks import CROP, square_candidates, without_lines
-from scanner.games.eighteen.plan import half_of
+from scanner.games.eighteen.plan import half_of, read_par
 
 QUAD = np.float32([[60, 60], [180, 60], [180, 180], [60, 180]])  # a 120-pixel square
 
@@ -68,3 +68,23 @@ def test_ring_round_a_digit_gives_the_digit_inside():
     assert len(heights) >= 2 and heights[0] < 0.75 * heights[-1]  # the digit alone, and digit with ring
     inside = min(cands, key=lambda c: c.patch.shape[0])
     assert LABELS[int(np.argmax(read_digit(inside.patch)))] == "4"
+
+
+def _reading(*rows: tuple[float, float, float, float]) -> np.ndarray:
+    """Probabilities (pieces, 4 turns, 4 classes) with the given upright row per piece, "other" turned."""
+    probs = np.tile(np.array([0.0, 0.0, 0.0, 1.0]), (len(rows), 4, 1))
+    probs[:, 0] = rows
+    return probs
+
+
+def test_one_clear_piece_gives_the_par():
+    cands = [Candidate(np.ones((20, 12), np.uint8), (0.3, 0.7)), Candidate(np.ones((9, 9), np.uint8), (0.7, 0.2))]
+    read = read_par(cands, _reading((0.02, 0.95, 0.01, 0.02), (0.0, 0.02, 0.0, 0.98)), 0)
+    assert read.par == 4 and read.confidence > 0.9 and read.centre == (0.3, 0.7)
+
+
+def test_two_pieces_read_as_different_pars_leave_it_unread():
+    cands = [Candidate(np.ones((20, 12), np.uint8), (0.3, 0.7)), Candidate(np.ones((18, 12), np.uint8), (0.7, 0.2))]
+    read = read_par(cands, _reading((0.02, 0.95, 0.01, 0.02), (0.6, 0.05, 0.05, 0.3)), 0)
+    assert read.par is None  # flagged, not a guess between a 4 and a 3
+    assert read.alternatives[0][0] == 4  # offered first to the person reviewing

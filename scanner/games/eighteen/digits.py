@@ -1,11 +1,12 @@
-"""Handwritten par digits (3, 4, 5): find them in a tee/green square, read them, and tell which way is up.
+"""Handwritten par digits (3, 4, 5): read the ink pieces of a tee/green square, and tell which way is up.
 
-The reader is a small neural network (one hidden layer) over HOG features of the digit's ink, trained on
-digits rendered in many typefaces and written stroke by stroke by the random hands and pens of the fixtures'
-art module, with random slant, rotation, stroke width and blur (``train_model``; run
-``python -m scanner.games.eighteen.digits`` to rebuild ``digits_model.npz``). It has a fourth class,
-"not a par digit", trained on flags, stroke fragments, loops and the digits turned by 90, 180 and 270
-degrees - so it also says whether a digit is upright, which is how the plan's orientation is found.
+The pieces come from ``parmarks``. The reader is a small neural network (one hidden layer) over HOG
+features of a piece's ink. It is trained (``digits_train``; run ``python -m scanner.games.eighteen.digits``
+to rebuild ``digits_model.npz``) on the very pieces a scan cuts from tee/green squares drawn by the random
+hands and pens of the fixtures' art module and photographed at random sizes and blur, plus lone digits in
+typefaces and hands with random slant, rotation and stroke width. It has a fourth class, "not a par
+digit": flags, stubs, rings, fragments, part of a digit, and the digits turned by 90, 180 and 270 degrees -
+so it also says whether a digit is upright, which is how the plan's orientation is found.
 
 Example:
     >>> import numpy as np, cv2
@@ -24,15 +25,12 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from skimage.feature import hog
 
 LABELS = ("3", "4", "5", "other")
 PAR = {"3": 3, "4": 4, "5": 5}
 MODEL = Path(__file__).with_name("digits_model.npz")
 SIDE = 24  # normalised digit image
-# Digit candidates, as shares of the square's side.
-MIN_HEIGHT, MAX_HEIGHT, MAX_WIDTH = 0.12, 0.45, 0.4
-MAX_PIECES = 4  # candidates read per square
+CELL, BINS = 6, 9  # HOG cell side (pixels) and orientations
 HIDDEN = 96  # hidden units of the network
 SQUARES, LONE = 3000, 600  # training: drawn tee/green squares, and lone digits per class
 
@@ -61,12 +59,49 @@ def normalise(patch: np.ndarray) -> np.ndarray:
     return out
 
 
+def hog(images: np.ndarray) -> np.ndarray:
+    """Histograms of oriented gradients of (N, SIDE, SIDE) images: 9 unsigned orientations per CELL x CELL
+    cell, blocks of 2 x 2 cells L2-normalised, clipped at 0.2 and normalised again. (N, blocks * 36)."""
+    n = len(images)
+    gx, gy = np.zeros_like(images), np.zeros_like(images)
+    gx[:, :, 1:-1] = images[:, :, 2:] - images[:, :, :-2]
+    gy[:, 1:-1, :] = images[:, 2:, :] - images[:, :-2, :]
+    mag = np.hypot(gx, gy)
+    at = (np.arctan2(gy, gx) % np.pi) / (np.pi / BINS)
+    low = np.floor(at).astype(int) % BINS
+    frac = at - np.floor(at)
+    bins = np.arange(BINS)
+    votes = ((low[..., None] == bins) * (mag * (1 - frac))[..., None]
+             + (((low + 1) % BINS)[..., None] == bins) * (mag * frac)[..., None])
+    cells = SIDE // CELL
+    hist = votes.reshape(n, cells, CELL, cells, CELL, BINS).sum(axis=(2, 4))
+    blocks = np.stack([hist[:, i:i + 2, j:j + 2].reshape(n, -1) for i in range(cells - 1) for j in range(cells - 1)], 1)
+    for _ in range(2):
+        blocks = np.minimum(blocks / np.sqrt((blocks**2).sum(axis=2, keepdims=True) + 1e-6), 0.2)
+    blocks /= np.sqrt((blocks**2).sum(axis=2, keepdims=True) + 1e-6)
+    return blocks.reshape(n, -1)
+
+
+def describe_all(patches: list[np.ndarray], turns: int = 1) -> np.ndarray:
+    """Feature rows of binary crops: HOG of the normalised image, the image itself at 8 x 8, and the crop's
+    aspect ratio. With ``turns`` 4, each crop's rows for 0, 1, 2 and 3 quarter turns anticlockwise follow
+    one another."""
+    images, aspects = [], []
+    for patch in patches:
+        img = normalise(patch)
+        h, w = patch.shape
+        for k in range(turns):
+            images.append(np.rot90(img, k))
+            aspects.append(np.log(max(h, 1) / max(w, 1)) * (-1) ** k)
+    stack = np.ascontiguousarray(np.stack(images)) if images else np.zeros((0, SIDE, SIDE), np.float32)
+    small = cv2.resize(stack.transpose(1, 2, 0), (8, 8), interpolation=cv2.INTER_AREA) if len(stack) else stack
+    small = np.asarray(small, np.float32).reshape(8, 8, -1).transpose(2, 0, 1).reshape(len(stack), -1)
+    return np.concatenate([hog(stack), small, np.array(aspects, np.float32)[:, None]], axis=1).astype(np.float32)
+
+
 def describe(patch: np.ndarray) -> np.ndarray:
-    """Feature vector of a binary digit crop: HOG of the normalised image plus its aspect ratio."""
-    img = normalise(patch)
-    h, w = patch.shape
-    feats = hog(img, orientations=9, pixels_per_cell=(6, 6), cells_per_block=(2, 2), feature_vector=True)
-    return np.concatenate([feats, [np.log(max(h, 1) / max(w, 1))]]).astype(np.float32)
+    """Feature vector of one binary digit crop (see ``describe_all``)."""
+    return describe_all([patch])[0]
 
 
 @cache
@@ -79,7 +114,10 @@ def predict(features: np.ndarray) -> np.ndarray:
     """Class probabilities (N, 4) for feature rows (N, F)."""
     w = _weights()
     x = (features - w["mean"]) / w["scale"]
-    hidden = np.maximum(x @ w["w1"] + w["b1"], 0.0)
+    # In blocks of a few rows: a product this small stays on one thread, a larger one wakes the BLAS
+    # thread pool, which costs far more than it saves.
+    hidden = np.maximum(np.concatenate([x[i:i + 4] @ w["w1"] for i in range(0, len(x), 4)] or [x @ w["w1"]])
+                        + w["b1"], 0.0)
     logits = hidden @ w["w2"] + w["b2"]
     logits -= logits.max(axis=1, keepdims=True)
     p = np.exp(logits)
@@ -91,38 +129,9 @@ def read_digit(patch: np.ndarray) -> np.ndarray:
     return predict(describe(patch)[None])[0]
 
 
-def read_rotations(patch: np.ndarray) -> np.ndarray:
-    """Probabilities (4 rotations, 4 classes): row k is the crop turned k quarter turns anticlockwise."""
-    return predict(np.stack([describe(np.rot90(patch, k)) for k in range(4)]))
-
-
-def without_long_lines(b: np.ndarray, length: float = 0.45) -> np.ndarray:
-    """Binary square with horizontal and vertical strokes longer than ``length`` of the side removed.
-
-    A digit's own strokes are shorter than that, fairway lines and stubs longer.
-    """
-    size = b.shape[0]
-    n = max(3, int(round(length * size)))
-    lines = cv2.morphologyEx(b, cv2.MORPH_OPEN, np.ones((1, n), np.uint8))
-    lines |= cv2.morphologyEx(b, cv2.MORPH_OPEN, np.ones((n, 1), np.uint8))
-    return b * (1 - lines)
-
-
-def candidates(b: np.ndarray) -> list[Candidate]:
-    """Compact ink pieces of digit size in a binary square (the diagonal already removed)."""
-    size = b.shape[0]
-    b = without_long_lines(b)
-    count, labels, stats, centroids = cv2.connectedComponentsWithStats(b, connectivity=8)
-    out = []
-    for k in range(1, count):
-        x, y, w, h, area = stats[k]
-        tall, wide = max(w, h) / size, min(w, h) / size
-        if not (MIN_HEIGHT <= tall <= MAX_HEIGHT and wide <= MAX_WIDTH) or area < 8:
-            continue
-        patch = (labels[y:y + h, x:x + w] == k).astype(np.uint8)
-        out.append(Candidate(patch, (float(centroids[k][0] / size), float(centroids[k][1] / size))))
-    # a digit is one of the larger pieces; reading every sliver costs time and adds false votes
-    return sorted(out, key=lambda cand: -int(cand.patch.sum()))[:MAX_PIECES]
+def read_rotations(patches: list[np.ndarray]) -> np.ndarray:
+    """Probabilities (crops, 4 rotations, 4 classes): [i, k] is crop i turned k quarter turns anticlockwise."""
+    return predict(describe_all(patches, 4)).reshape(len(patches), 4, len(LABELS))
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -211,7 +220,8 @@ def _distort(canvas: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return (out > rng.uniform(70, 150)).astype(np.uint8)
 
 
-def training_set(n_per_class: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+def training_set(n_per_class: int, seed: int = 0) -> list[tuple[np.ndarray, int, int]]:
+    """Lone digits and marks: (binary crop, quarter turns 0, label)."""
     rng = np.random.default_rng(seed)
     fonts: list = list(HERSHEY) + sorted(FONT_DIR.rglob("*.ttf"))
     xs, ys = [], []
@@ -223,7 +233,7 @@ def training_set(n_per_class: int, seed: int = 0) -> tuple[np.ndarray, np.ndarra
             patch = _distort(make(), rng)
             ys, xs = np.nonzero(patch)
             if len(xs) >= 8 and max(np.ptp(xs), np.ptp(ys)) >= 6:
-                return describe(patch)
+                return patch
 
     for label, text in enumerate(("3", "4", "5")):
         for _ in range(n_per_class):
@@ -237,7 +247,7 @@ def training_set(n_per_class: int, seed: int = 0) -> tuple[np.ndarray, np.ndarra
     for i in range(n_per_class * 3):
         xs.append(sample(makers[i % 3]))
         ys.append(3)
-    return np.stack(xs), np.array(ys)
+    return [(patch, 0, label) for patch, label in zip(xs, ys, strict=True)]
 
 
 def train_model(x: np.ndarray, y: np.ndarray, seed: int = 0) -> dict[str, np.ndarray]:
@@ -254,19 +264,18 @@ def train_model(x: np.ndarray, y: np.ndarray, seed: int = 0) -> dict[str, np.nda
 
 def build(squares: int = SQUARES, seed: int = 0) -> dict[str, np.ndarray]:
     """Training data (candidates of drawn squares, plus lone digits and marks) -> network arrays."""
-    from scanner.games.eighteen.digits_train import square_training_set
+    from scanner.games.eighteen.digits_train import features, square_training_set
 
-    x_sq, y_sq = square_training_set(squares, seed)
-    x_lone, y_lone = training_set(LONE, seed)
-    return train_model(np.concatenate([x_sq, x_lone]), np.concatenate([y_sq, y_lone]), seed)
+    x, y = features(square_training_set(squares, seed) + training_set(LONE, seed))
+    return train_model(x, y, seed)
 
 
 if __name__ == "__main__":
     arrays = build()
     np.savez_compressed(MODEL, **{k: v.astype(np.float32) for k, v in arrays.items()})
     _weights.cache_clear()
-    from scanner.games.eighteen.digits_train import square_training_set
+    from scanner.games.eighteen.digits_train import features, square_training_set
 
-    x_test, y_test = square_training_set(SQUARES // 10, seed=1)
+    x_test, y_test = features(square_training_set(SQUARES // 10, seed=1))
     accuracy = float((predict(x_test).argmax(axis=1) == y_test).mean())
     print(f"wrote {MODEL} ({MODEL.stat().st_size // 1024} KiB); held-out accuracy {accuracy:.3f}")

@@ -7,7 +7,8 @@ own (and sometimes warped elastically or set in a typeface, for hands unlike any
 the ground truth says which pixels are the digit. The block is then blurred, shrunk to a random size,
 given noise and JPEG artefacts, and cut into candidates. A candidate that is the digit (nearly all of the
 digit's visible ink, little else) is labelled with it; one that holds little of the digit is "other";
-anything between is left out. Digits turned by a quarter or half turn are "other" too: that is how the
+one with only part of the digit is "other" too (a 5 without its bar must not pass for a 3); anything
+between is left out. Digits turned by a quarter or half turn are "other" too: that is how the
 reader tells which way is up.
 
 Needs the development dependencies (the fixtures package, scikit-learn).
@@ -22,13 +23,14 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scanner.games.eighteen.digits import LABELS, describe
+from scanner.games.eighteen.digits import LABELS
 from scanner.games.eighteen.parmarks import CROP, PAD, clean_square, pieces_to_candidates
 
 CELL_MM = 18.0
 PPM = 9.0  # drawing resolution, px per mm
 EDGES = ("N", "E", "S", "W")
 DIGIT_SHARE, OTHER_SHARE = 0.8, 0.3  # a candidate's share of digit ink (and the digit's share in it)
+PART = 0.6  # a candidate holding less of the digit than this is "other" (a 5 without its bar is no 3)
 FONTS = sorted(Path("/usr/share/fonts/truetype").rglob("*.ttf"))
 
 
@@ -164,8 +166,11 @@ def photograph(image: np.ndarray, quad: np.ndarray, mask: np.ndarray, rng: np.ra
     return out, quad_out, mask_out
 
 
-def square_samples(rng: np.random.Generator) -> list[tuple[np.ndarray, int]]:
-    """Feature rows and labels of every candidate in one drawn and photographed tee/green square."""
+Sample = tuple[np.ndarray, int, int]  # a binary crop, the quarter turns it is read at, its label
+
+
+def square_samples(rng: np.random.Generator) -> list[Sample]:
+    """Every candidate of one drawn and photographed tee/green square, labelled."""
     from scanner.games.eighteen.parmarks import square_ink
 
     image, quad, mask, par = draw_square(rng)
@@ -189,15 +194,32 @@ def square_samples(rng: np.random.Generator) -> list[tuple[np.ndarray, int]]:
         recall = found / max(int(visible.sum()), 1)
         turn = int(rng.integers(4))  # the rotated readings a scan also makes
         if share >= DIGIT_SHARE and recall >= DIGIT_SHARE:
-            out.append((describe(cand.patch), label))
+            out.append((cand.patch, 0, label))
             if turn:
-                out.append((describe(np.rot90(cand.patch, turn)), len(LABELS) - 1))
-        elif share < OTHER_SHARE or recall < OTHER_SHARE:
-            out.append((describe(np.rot90(cand.patch, turn)), len(LABELS) - 1))
+                out.append((cand.patch, turn, len(LABELS) - 1))
+        elif share < OTHER_SHARE or recall < PART:  # not the digit, or too little of it to tell
+            out.append((cand.patch, turn, len(LABELS) - 1))
     return out
 
 
-def square_training_set(squares: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+def square_training_set(squares: int, seed: int, jobs: int = 2) -> list[Sample]:
+    """Candidates of ``squares`` drawn squares, made by ``jobs`` processes."""
+    from multiprocessing import Pool
+
+    seeds = [(seed, k) for k in range(jobs)]
+    with Pool(jobs) as pool:
+        parts = pool.starmap(_samples, [(s, -(-squares // jobs)) for s in seeds])
+    return [sample for part in parts for sample in part]
+
+
+def _samples(seed: tuple[int, int], squares: int) -> list[Sample]:
     rng = np.random.default_rng(seed)
-    rows = [s for _ in range(squares) for s in square_samples(rng)]
-    return np.stack([r[0] for r in rows]), np.array([r[1] for r in rows])
+    return [s for _ in range(squares) for s in square_samples(rng)]
+
+
+def features(samples: list[Sample]) -> tuple[np.ndarray, np.ndarray]:
+    """Feature rows (each crop read at its turn, as a scan reads it) and labels."""
+    from scanner.games.eighteen.digits import describe_all
+
+    rows = [describe_all([patch], 4)[turn] for patch, turn, _ in samples]
+    return np.stack(rows), np.array([label for _, _, label in samples])

@@ -35,10 +35,13 @@ from scanner.games.eighteen.features import diagonal_paths, erase_path
 CROP = 96  # pixels per square side in the digit crop
 PAD = 0.15  # crop margin beyond the square on every side, share of the side
 LINE = 0.4  # a horizontal or vertical run longer than this share of the side is a line, not a digit stroke
+STUB = 0.2  # ... and one longer than this that starts on the square's border, a fairway stub
+BORDER = 0.04  # how near the border line (share of the side) a stub starts
 GAP = 0.05  # pieces closer than this share of the side may belong to one digit
 MIN_TALL, MAX_TALL, MAX_WIDE = 0.1, 0.5, 0.45  # a candidate's size, shares of the side
 MIN_AREA = 0.004  # least ink of a candidate, share of the square
-MAX_CANDIDATES = 8  # the largest ones are read (each costs four readings)
+MAX_CANDIDATES = 6  # the largest ones are read (each costs four readings)
+CORE = 0.5  # share of the typical stroke strength that counts as ink in the crop
 RING_HOLE = 0.015  # least enclosed paper of a ring drawn round a digit, share of the square
 
 
@@ -55,7 +58,7 @@ def square_ink(image: np.ndarray, quad: np.ndarray, side: int = CROP) -> np.ndar
     crop = cv2.warpPerspective(image, h, (full, full), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     crop = (crop.min(axis=2) if crop.ndim == 3 else crop).astype(np.float32)
     k = side // 3 | 1
-    paper = cv2.GaussianBlur(cv2.dilate(crop, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))), (0, 0), k / 4)
+    paper = cv2.GaussianBlur(cv2.dilate(crop, np.ones((k, k), np.uint8)), (0, 0), k / 4)
     return np.clip(1.0 - crop / np.maximum(paper, 1.0), 0.0, 1.0)
 
 
@@ -66,13 +69,36 @@ def _shift(b: np.ndarray, dy: int, dx: int) -> np.ndarray:
     return out
 
 
+def _runs(b: np.ndarray, length: int) -> tuple[np.ndarray, np.ndarray]:
+    """Pixels on horizontal and on vertical runs of at least ``length``."""
+    return (cv2.morphologyEx(b, cv2.MORPH_OPEN, np.ones((1, length), np.uint8)),
+            cv2.morphologyEx(b, cv2.MORPH_OPEN, np.ones((length, 1), np.uint8)))
+
+
+def _stubs(b: np.ndarray, side: int) -> np.ndarray:
+    """Straight runs of stub length that start on the square's border line (fairway stubs drawn to it)."""
+    pad = (b.shape[0] - side) // 2
+    near = np.zeros_like(b)
+    reach = max(1, int(round(BORDER * side)))
+    for at in (pad, pad + side):
+        near[at - reach:at + reach + 1, :] = 1
+        near[:, at - reach:at + reach + 1] = 1
+    out = np.zeros_like(b)
+    for runs in _runs(b, max(4, int(round(STUB * side)))):
+        count, labels = cv2.connectedComponents(runs, connectivity=8)
+        touching = np.zeros(count, np.uint8)
+        touching[np.unique(labels[(near > 0) & (runs > 0)])] = 1
+        touching[0] = 0
+        out |= touching[labels]
+    return out
+
+
 def without_lines(b: np.ndarray, side: int) -> np.ndarray:
     """Binary ink without long horizontal and vertical runs (printed lines, straight stubs), except where
     a pen stroke crosses them: a line pixel with ink just beyond the line on both sides stays."""
-    n = max(5, int(round(LINE * side)))
-    rows = cv2.morphologyEx(b, cv2.MORPH_OPEN, np.ones((1, n), np.uint8))
-    cols = cv2.morphologyEx(b, cv2.MORPH_OPEN, np.ones((n, 1), np.uint8))
-    rest = b & ~(rows | cols)
+    rows, cols = _runs(b, max(5, int(round(LINE * side))))
+    stubs = _stubs(b, side)
+    rest = b & ~(rows | cols | stubs)
     reach = max(2, side // 16)  # thicker than a printed line, thinner than a digit
     keep = np.zeros_like(b)
     for lines, (dy, dx) in ((rows, (1, 0)), (cols, (0, 1))):
@@ -146,41 +172,59 @@ def _groups(boxes: np.ndarray, gap: float) -> list[list[int]]:
     return out
 
 
+def _candidate(mask: np.ndarray, x: int, y: int, side: int, pad: int) -> Candidate | None:
+    """A candidate from a binary mask whose top left lies at (x, y) of the crop, if it has a digit's size."""
+    ys, xs = np.nonzero(mask)
+    if len(xs) < MIN_AREA * side * side:
+        return None
+    w, h = int(xs.max() - xs.min()) + 1, int(ys.max() - ys.min()) + 1
+    if not (MIN_TALL <= max(w, h) / side <= MAX_TALL and min(w, h) / side <= MAX_WIDE):
+        return None
+    patch = np.ascontiguousarray(mask[ys.min():ys.max() + 1, xs.min():xs.max() + 1], np.uint8)
+    centre = ((x + float(xs.mean()) - pad) / side, (y + float(ys.mean()) - pad) / side)
+    return Candidate(patch, centre, (x + int(xs.min()), y + int(ys.min())))
+
+
 def pieces_to_candidates(b: np.ndarray, side: int, pad: int) -> list[Candidate]:
     """Digit-sized candidates from the cleaned binary crop (square at ``pad``..``pad + side``)."""
     count, labels, stats, _ = cv2.connectedComponentsWithStats(b, connectivity=8)
-    keep = [k for k in range(1, count) if stats[k, cv2.CC_STAT_AREA] >= 0.25 * MIN_AREA * side * side]
+    x0, y0, w, h, area = (stats[:, i] for i in range(5))
+    cx, cy = x0 + w / 2, y0 + h / 2
     # pieces mostly outside the square belong to the neighbours
-    inside = [k for k in keep if pad <= stats[k, 0] + stats[k, 2] / 2 <= pad + side
-              and pad <= stats[k, 1] + stats[k, 3] / 2 <= pad + side]
-    masks: list[np.ndarray] = []
-    boxes = stats[inside, :4].astype(float)
-    for group in _groups(boxes, GAP * side) if inside else []:
+    inside = [k for k in range(1, count) if area[k] >= 0.25 * MIN_AREA * side * side
+              and pad <= cx[k] <= pad + side and pad <= cy[k] <= pad + side]
+    out: list[Candidate | None] = []
+    for group in _groups(stats[inside, :4].astype(float), GAP * side) if inside else []:
+        ids = [inside[i] for i in group]
+        gx0, gy0 = int(x0[ids].min()), int(y0[ids].min())
+        gx1, gy1 = int((x0[ids] + w[ids]).max()), int((y0[ids] + h[ids]).max())
+        tall, wide = max(gx1 - gx0, gy1 - gy0) / side, min(gx1 - gx0, gy1 - gy0) / side
+        if not (MIN_TALL <= tall <= MAX_TALL and wide <= MAX_WIDE):  # cheap test before the mask is made
+            continue
         chosen = np.zeros(count, np.uint8)
-        chosen[[inside[i] for i in group]] = 1
-        masks.append(chosen[labels])
+        chosen[ids] = 1
+        out.append(_candidate(chosen[labels[gy0:gy1, gx0:gx1]], gx0, gy0, side, pad))
     for k in inside:
-        ring = _ring_inside((labels == k).astype(np.uint8), side)
-        if ring is not None:
-            masks.append(ring)
-    out = []
-    for mask in masks:
-        ys, xs = np.nonzero(mask)
-        if len(xs) < MIN_AREA * side * side:
-            continue
-        w, h = np.ptp(xs) + 1, np.ptp(ys) + 1
-        if not (MIN_TALL <= max(w, h) / side <= MAX_TALL and min(w, h) / side <= MAX_WIDE):
-            continue
-        patch = mask[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
-        centre = ((float(xs.mean()) - pad) / side, (float(ys.mean()) - pad) / side)
-        out.append(Candidate(patch, centre, (int(xs.min()), int(ys.min()))))
-    out.sort(key=lambda c: -int(c.patch.sum()))
-    return out[:MAX_CANDIDATES]
+        if MIN_TALL <= max(w[k], h[k]) / side <= 1.3 * MAX_TALL:  # a ring round a digit
+            piece = np.pad((labels[y0[k]:y0[k] + h[k], x0[k]:x0[k] + w[k]] == k).astype(np.uint8), 1)
+            ring = _ring_inside(piece, side)
+            if ring is not None:
+                out.append(_candidate(ring, int(x0[k]) - 1, int(y0[k]) - 1, side, pad))
+    found = [c for c in out if c is not None]
+    found.sort(key=lambda c: -int(c.patch.sum()))
+    return found[:MAX_CANDIDATES]
 
 
 def clean_square(ink: np.ndarray, threshold: float, side: int = CROP) -> np.ndarray:
-    """Binary crop of a tee/green square without printed lines, long straight strokes and the diagonal."""
+    """Binary crop of a tee/green square without printed lines, long straight strokes and the diagonal.
+
+    The plan's ink ``threshold`` is raised to half the square's typical stroke strength: a blurred
+    photo spreads every stroke, and its digit's loops close up at the plan's level."""
     pad = (ink.shape[0] - side) // 2
+    square = ink[pad:pad + side, pad:pad + side]
+    strokes = square[square > threshold]
+    if len(strokes):
+        threshold = max(threshold, CORE * float(np.median(strokes)))
     b = (ink > threshold).astype(np.uint8)
     return _erase_diagonal(without_lines(b, side), side, pad)
 

@@ -61,7 +61,7 @@ def digit_probabilities(cands: list[Candidate]) -> np.ndarray:
     """(pieces, 4 turns, 4 classes) for the digit candidates of one square."""
     if not cands:
         return np.zeros((0, 4, len(LABELS)))
-    return np.stack([read_rotations(c.patch) for c in cands])
+    return read_rotations([c.patch for c in cands])
 
 
 def orientation(per_square: list[np.ndarray], up_votes: np.ndarray) -> Orientation:
@@ -93,7 +93,10 @@ def read_par(cands: list[Candidate], probs: np.ndarray, turns: int) -> DigitRead
     p = upright[best]
     order = np.argsort(-p[:3])
     value = PAR[LABELS[order[0]]]
-    confidence = float(p[order[0]])
+    # another piece of the square read as another par puts the digit itself in doubt
+    rivals = np.delete(upright[:, :3], best, axis=0)
+    rival = float(np.delete(rivals, order[0], axis=1).max()) if len(rivals) else 0.0
+    confidence = float(p[order[0]]) * (1.0 - rival)
     alternatives = tuple((PAR[LABELS[j]], float(p[j])) for j in order[1:] if p[j] > 0.01)
     digit_like = float(p[:3].sum())
     if confidence < PAR_REJECT:
