@@ -215,12 +215,18 @@ def _refine(strength: np.ndarray, lines: np.ndarray, cross: np.ndarray, window: 
             ys.append(lo + subpixel_peak(seg, k))
             ws.append(float(seg[k]))
             found += 1
-        coefs.append(_robust_fit(np.array(xs), np.array(ys), np.array(ws), y0))
+        coefs.append(_robust_fit(np.array(xs), np.array(ys), np.array(ws), y0, (cross[0], cross[-1]), window))
     return np.array(coefs), found / max(total, 1)
 
 
-def _robust_fit(xs: np.ndarray, ys: np.ndarray, ws: np.ndarray, fallback: float) -> np.ndarray:
-    """Quadratic (or lower order with few points) through the local peaks, outliers dropped."""
+def _robust_fit(xs: np.ndarray, ys: np.ndarray, ws: np.ndarray, fallback: float,
+                span: tuple[float, float], window: float) -> np.ndarray:
+    """Quadratic (or lower order with few points) through the local peaks, outliers dropped.
+
+    The line stays within ``window`` of its evenly spaced position ``fallback`` all along ``span``: peaks
+    found on part of it only (the rest hidden under shading) must not bend it away elsewhere, so a curve
+    that strays is replaced by a straight line, and that by a level one.
+    """
     if len(xs) < 2:
         return np.array([0.0, 0.0, fallback])
     keep = np.ones(len(xs), bool)
@@ -229,6 +235,9 @@ def _robust_fit(xs: np.ndarray, ys: np.ndarray, ws: np.ndarray, fallback: float)
         fit = np.polyfit(xs[keep], ys[keep], deg, w=np.sqrt(ws[keep]))
         resid = np.abs(np.polyval(fit, xs) - ys)
         keep = resid <= max(1.5, 2.5 * np.median(resid[keep]))
+    along = np.linspace(span[0], span[1], 9)
+    while len(fit) > 1 and np.abs(np.polyval(fit, along) - fallback).max() > window:
+        fit = np.polyfit(xs[keep], ys[keep], len(fit) - 2, w=np.sqrt(ws[keep])) if keep.any() else np.array([fallback])
     return np.concatenate([np.zeros(3 - len(fit)), fit])
 
 
