@@ -70,6 +70,7 @@ class CellFeatures:
     diagonal: tuple[float, float]  # (TL-BR, BL-TR) ink share along the best path
     beside_diagonal: dict[str, Crossing]  # crossings once the better diagonal's stroke is erased
     blobs: tuple[Blob, ...]
+    strokes: np.ndarray  # the binarised patch (``binarize``) the measurements come from
 
 
 def binarize(ink: np.ndarray, threshold: float) -> np.ndarray:
@@ -207,4 +208,5 @@ def measure(ink: np.ndarray, threshold: float) -> CellFeatures:
         diagonal=diagonal,
         beside_diagonal=crossings(erase_path(b, path, 3)),
         blobs=blobs(b),
+        strokes=b,
     )

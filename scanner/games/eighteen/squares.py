@@ -32,7 +32,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scanner.games.eighteen.features import MARGIN, CellFeatures, binarize, measure
+from scanner.games.eighteen.features import MARGIN, CellFeatures, measure
 
 KINDS = ("empty", "Mb", "Mp", "gorse", "fairway", "teegreen", "water", "tree", "bunker")  # Mb/Mp: black/peak
 MODEL = Path(__file__).with_name("squares_model.npz")
@@ -53,33 +53,40 @@ def _directions(img: np.ndarray) -> np.ndarray:
     gx = cv2.Sobel(img, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(img, cv2.CV_32F, 0, 1, ksize=3)
     mag, ang = cv2.cartToPolar(gx, gy)
-    idx = np.floor((ang % np.pi) / (np.pi / DIRECTIONS)).astype(np.int32) % DIRECTIONS
-    chans = np.stack([mag * (idx == k) for k in range(DIRECTIONS)], axis=-1)
-    hist = cv2.resize(chans, (DIRECTION_CELLS, DIRECTION_CELLS), interpolation=cv2.INTER_AREA)
-    norm = np.sqrt((hist**2).sum(axis=-1, keepdims=True))
-    return (hist / (norm + 0.2 * norm.mean() + 1e-6)).ravel()
+    side = img.shape[0]
+    direction = np.floor((ang % np.pi) / (np.pi / DIRECTIONS)).astype(np.int64) % DIRECTIONS
+    cell = (np.arange(side) * DIRECTION_CELLS // side).astype(np.int64)
+    where = (cell[:, None] * DIRECTION_CELLS + cell[None, :]) * DIRECTIONS + direction
+    hist = np.bincount(where.ravel(), mag.ravel(), DIRECTION_CELLS**2 * DIRECTIONS).reshape(-1, DIRECTIONS)
+    norm = np.sqrt((hist**2).sum(axis=1, keepdims=True))
+    return (hist / (norm + 0.2 * norm.mean() + 1e-6)).ravel().astype(np.float32)
 
 
-def describe(ink: np.ndarray, f: CellFeatures, threshold: float) -> np.ndarray:
-    """Feature vector of one square's ink patch and its measurements ``f`` (``measure(ink, threshold)``)."""
-    ink = np.asarray(ink, np.float32)
-    size = ink.shape[0]
-    m = int(round(MARGIN * size))
-    inner = slice(m, size - m)
-    strokes = binarize(ink, threshold)[inner, inner].astype(np.float32)
-    picture = cv2.resize(strokes, (PICTURE, PICTURE), interpolation=cv2.INTER_AREA).ravel()
-    level = np.clip(ink[inner, inner] / threshold, 0.0, 2.0)
-    directions = _directions(cv2.resize(level, (48, 48), interpolation=cv2.INTER_AREA))
+def _shape(f: CellFeatures) -> np.ndarray:
+    """The measurements that do not change when the square turns."""
     extents = sorted((c.extent for c in f.crossings.values()), reverse=True)
     counts = sorted((min(c.count, 4) for c in f.crossings.values()), reverse=True)
     blobs = f.blobs
     main = max(blobs, key=lambda b: b.area) if blobs else None
     elongation = max(main.box[2:]) / max(min(main.box[2:]), 1e-3) if main else 0.0
-    shape = [f.ink, f.corners, *extents, *counts, max(f.diagonal), min(f.diagonal), len(blobs),
-             sum(b.holes for b in blobs), max((b.hole_area for b in blobs), default=0.0),
-             max((b.stem for b in blobs), default=0.0), main.area if main else 0.0, elongation,
-             sum(b.enclosed for b in blobs), sum(1 for b in blobs if b.area < DOT)]
-    return np.concatenate([picture, directions, np.asarray(shape, np.float32)]).astype(np.float32)
+    return np.asarray([f.ink, f.corners, *extents, *counts, max(f.diagonal), min(f.diagonal), len(blobs),
+                       sum(b.holes for b in blobs), max((b.hole_area for b in blobs), default=0.0),
+                       max((b.stem for b in blobs), default=0.0), main.area if main else 0.0, elongation,
+                       sum(b.enclosed for b in blobs), sum(1 for b in blobs if b.area < DOT)], np.float32)
+
+
+def describe(ink: np.ndarray, f: CellFeatures, threshold: float, turns: tuple[int, ...] = (0,)) -> np.ndarray:
+    """Feature rows of one square's ink patch and its measurements ``f`` (``measure(ink, threshold)``),
+    one per quarter turn in ``turns`` (the patch turned anticlockwise that many times)."""
+    ink = np.asarray(ink, np.float32)
+    size = ink.shape[0]
+    m = int(round(MARGIN * size))
+    inner = slice(m, size - m)
+    picture = cv2.resize(f.strokes[inner, inner].astype(np.float32), (PICTURE, PICTURE), interpolation=cv2.INTER_AREA)
+    level = cv2.resize(np.clip(ink[inner, inner] / threshold, 0.0, 2.0), (48, 48), interpolation=cv2.INTER_AREA)
+    shape = _shape(f)
+    return np.stack([np.concatenate([np.rot90(picture, k).ravel(), _directions(np.ascontiguousarray(np.rot90(level, k))),
+                                     shape]) for k in turns])
 
 
 @cache
@@ -94,8 +101,7 @@ def kind_probabilities(patches, measured: list[CellFeatures], threshold: float) 
     w = _weights()
     # Each square is read in its four quarter turns and the readings averaged: the kind of a square does
     # not depend on which way the photo was taken, and neither does the answer then.
-    x = np.stack([describe(np.rot90(p, k), f, threshold) for p, f in zip(patches, measured, strict=True)
-                  for k in range(4)])
+    x = np.concatenate([describe(p, f, threshold, (0, 1, 2, 3)) for p, f in zip(patches, measured, strict=True)])
     hidden = np.maximum(((x - w["mean"]) / w["scale"]) @ w["w1"] + w["b1"], 0.0)
     logits = hidden @ w["w2"] + w["b2"]
     p = np.exp(logits - logits.max(axis=1, keepdims=True))
@@ -137,7 +143,7 @@ def labelled_squares(folder: Path):
         for r in range(rows):
             for c in range(cols):
                 ur, uc = upright_index(r, c, rows, cols, turns)
-                rows_x.append(describe(cut.patches[r, c], measure(cut.patches[r, c], cut.threshold), cut.threshold))
+                rows_x.append(describe(cut.patches[r, c], measure(cut.patches[r, c], cut.threshold), cut.threshold)[0])
                 rows_y.append(KINDS.index(kind_of(cells[ur][uc])))
     return rows_x, rows_y
 
