@@ -14,6 +14,7 @@ from typing import Any
 
 import cv2
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from rules.minigolf.catalogue import UNKNOWN
 from scanner.debug import Debug
@@ -235,6 +236,12 @@ def _read_cells(p: Prepared, lattice: Lattice, tokens: list[TokenRead]) -> _Cell
 
 def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | None = None) -> ScanResult:
     """Read the course in ``image`` (BGR, displayed orientation) into a Minigolf Designer board file."""
+    # every product here is small: more BLAS threads only spin waiting for each other (three times the time)
+    with threadpool_limits(limits=1, user_api="blas"):
+        return _scan(image, setup, debug)
+
+
+def _scan(image: np.ndarray, setup: dict[str, Any] | None, debug: Debug | None) -> ScanResult:
     p = prepare(image)
     quad = boundary_quad(p.region)
     lattice = _best_lattice(p, quad, tile_counts(quad, p.masks.path, p.masks.art))
