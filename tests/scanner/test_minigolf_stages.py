@@ -1,0 +1,92 @@
+"""Minigolf Designer scanner stages on small drawn images: a green table, tiles laid off their cells, a token
+face run into a flag, look-alike tiles."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from scanner.games.minigolf import doubtful
+from scanner.games.minigolf.colour import GRASS_BGR, balance, course_masks, green_table, white_gains
+from scanner.games.minigolf.lattice import TILE_SHARE, Lattice, cell_offsets
+from scanner.games.minigolf.match import INNER, SHIFT, read_tile, references
+from scanner.games.minigolf.tokens import FACE, PX, find_faces
+
+PATH_BGR = (52, 74, 181)  # printed pathway
+
+
+def _course_on(table_bgr: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """A grass rectangle crossed by pathways on a table of the given colour, and where the course is."""
+    rng = np.random.default_rng(0)
+    img = np.empty((300, 400, 3), np.float64)
+    img[:] = table_bgr
+    course = np.zeros(img.shape[:2], bool)
+    course[90:210, 120:300] = True
+    img[course] = GRASS_BGR
+    img[140:160, 120:300] = PATH_BGR
+    img[90:210, 200:215] = PATH_BGR
+    img += rng.normal(0, 4, img.shape)
+    return img.clip(0, 255).astype(np.uint8), course
+
+
+def test_on_a_green_table_only_the_printed_grass_counts():
+    img, course = _course_on((45, 100, 34))  # a green cloth as photographed (BGR)
+    balanced = balance(img, white_gains(img))
+    assert green_table(balanced)
+    grass = course_masks(balanced, True).grass
+    assert grass[course].mean() > 0.6 and grass[~course].mean() < 0.02
+    assert course_masks(balanced, False).grass[~course].mean() > 0.9  # without it the cloth would be grass
+
+
+def test_a_brown_table_is_no_green_table():
+    img, _ = _course_on((40, 70, 120))
+    assert not green_table(balance(img, white_gains(img)))
+
+
+def test_cell_offsets_find_a_tile_laid_off_its_cell():
+    px = 100.0
+    h = np.array([[px, 0, 50], [0, px, 50], [0, 0, 1]])  # lattice -> pixels: 100 per tile, 50 px margin
+    lattice = Lattice(h, 3, 3)
+    art = np.zeros((400, 400), bool)
+    side = TILE_SHARE * px
+    for r in range(3):
+        for c in range(3):
+            if (r, c) == (1, 2):
+                continue  # no tile here: the middle one's right edge is the course border
+            dx = 15 if (r, c) == (1, 1) else 0  # the middle tile lies 15 px (0.15 tile) to the right
+            x0, y0 = 50 + c * px + (px - side) / 2 + dx, 50 + r * px + (px - side) / 2
+            art[int(round(y0)):int(round(y0 + side)), int(round(x0)):int(round(x0 + side))] = True
+    shift = cell_offsets(lattice, art)
+    assert shift.shape == (5, 5, 2)
+    assert shift[2, 2] == pytest.approx((0.15, 0.0), abs=0.03)
+    laid = [(r, c) for r in range(3) for c in range(3) if (r, c) not in ((1, 1), (1, 2))]
+    assert max(np.abs(shift[r + 1, c + 1]).max() for r, c in laid) < 0.03
+
+
+def test_a_token_face_run_into_a_flag_is_found():
+    flat = np.full((4 * PX, 4 * PX, 3), (60, 140, 70), np.uint8)
+    r = int(round(FACE * PX))
+    cv2.circle(flat, (100, 100), r, (255, 255, 255), -1)
+    cv2.line(flat, (98, 97), (102, 103), (30, 30, 30), 2)  # the digit
+    cv2.rectangle(flat, (100 + r - 2, 97), (100 + r + 20, 103), (255, 255, 255), -1)  # a white flag touching it
+    cv2.rectangle(flat, (170, 40), (210, 50), (255, 255, 255), -1)  # a white sign: no face fits in it
+    found = find_faces(flat)
+    assert len(found) == 1
+    assert np.hypot(found[0][0] - 100, found[0][1] - 100) < 3
+
+
+def _cell(template: np.ndarray) -> np.ndarray:
+    """A reference as a cell patch: the tile with its border and the search margin around it."""
+    m = SHIFT + INNER
+    return cv2.copyMakeBorder(template, m, m, m, m, cv2.BORDER_REPLICATE)
+
+
+def test_a_look_alike_whose_details_hardly_show_is_a_doubt():
+    refs = references()
+    trees = refs.templates[refs.keys.index(("st04", 0))]  # a straight with two trees
+    plain = refs.templates[refs.keys.index(("st01", 0))]  # the same straight without
+    clear = read_tile(_cell(trees))
+    assert (clear.tile, doubtful(clear)) == ("st04", False)
+    faded = read_tile(_cell(0.5 * trees + 0.5 * plain))  # trees half washed out
+    assert doubtful(faded)
