@@ -5,9 +5,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from scanner.games.eighteen.classify import Guess
 from scanner.games.eighteen.digits import LABELS, Candidate, read_digit
 from scanner.games.eighteen.parmarks import CROP, square_candidates, without_lines
-from scanner.games.eighteen.plan import half_of, read_par
+from scanner.games.eighteen.plan import half_of, read_par, resolve_teegreen
 
 QUAD = np.float32([[60, 60], [180, 60], [180, 180], [60, 180]])  # a 120-pixel square
 
@@ -88,3 +89,23 @@ def test_two_pieces_read_as_different_pars_leave_it_unread():
     read = read_par(cands, _reading((0.02, 0.95, 0.01, 0.02), (0.6, 0.05, 0.05, 0.3)), 0)
     assert read.par is None  # flagged, not a guess between a 4 and a 3
     assert read.alternatives[0][0] == 4  # offered first to the person reviewing
+
+
+def _teegreen_square() -> list[list[Guess]]:
+    """One tee/green square, diagonal TL-BR, strokes clearly at N (upper triangle) and at W (lower)."""
+    return [[Guess({"k": "teegreen"}, 0.95, diagonal=0, halves=((0.9, 0.0), (0.0, 0.9)))]]
+
+
+def test_tee_is_the_triangle_holding_the_digit():
+    cands = [Candidate(np.ones((20, 12), np.uint8), (0.25, 0.7)), Candidate(np.ones((9, 9), np.uint8), (0.7, 0.3))]
+    digit = read_par(cands, _reading((0.02, 0.95, 0.01, 0.02), (0.0, 0.02, 0.0, 0.98)), 0)
+    g = resolve_teegreen(_teegreen_square(), 0, 0, digit)
+    assert (g.value["tee_edge"], g.value["green_edge"], g.value["par"]) == ("W", "N", 4)
+    assert g.confidence > 0.8
+
+
+def test_digit_like_pieces_in_both_triangles_leave_the_sides_in_doubt():
+    cands = [Candidate(np.ones((20, 12), np.uint8), (0.25, 0.7)), Candidate(np.ones((20, 12), np.uint8), (0.7, 0.3))]
+    digit = read_par(cands, _reading((0.02, 0.95, 0.01, 0.02), (0.05, 0.5, 0.05, 0.4)), 0)
+    g = resolve_teegreen(_teegreen_square(), 0, 0, digit)
+    assert g.confidence < 0.8  # flagged: tee and green may be the other way round

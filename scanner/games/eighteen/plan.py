@@ -48,6 +48,7 @@ class DigitRead:
     alternatives: tuple[tuple[int, float], ...] = ()
     patch: np.ndarray | None = None  # the ink piece read (binary, rectified frame)
     digit_like: float = 0.0  # probability that the piece is a par digit at all
+    others: tuple[tuple[tuple[float, float], float], ...] = ()  # the other pieces: centre, digit-likeness
 
 
 @dataclass(frozen=True)
@@ -99,10 +100,11 @@ def read_par(cands: list[Candidate], probs: np.ndarray, turns: int) -> DigitRead
     confidence = float(p[order[0]]) * (1.0 - rival)
     alternatives = tuple((PAR[LABELS[j]], float(p[j])) for j in order[1:] if p[j] > 0.01)
     digit_like = float(p[:3].sum())
+    others = tuple((c.centre, float(upright[i, :3].sum())) for i, c in enumerate(cands) if i != best)
     if confidence < PAR_REJECT:
         return DigitRead(None, confidence, cands[best].centre, ((value, confidence),) + alternatives,
-                         cands[best].patch, digit_like)
-    return DigitRead(value, confidence, cands[best].centre, alternatives, cands[best].patch, digit_like)
+                         cands[best].patch, digit_like, others)
+    return DigitRead(value, confidence, cands[best].centre, alternatives, cands[best].patch, digit_like, others)
 
 
 def half_of(diagonal: int, centre: tuple[float, float]) -> int:
@@ -138,8 +140,11 @@ def resolve_teegreen(guesses: list[list[Guess]], r: int, c: int, digit: DigitRea
     if digit.centre is None:
         tee_half, side_conf = 0, 0.3
         notes.append("no par digit found; tee and green may be swapped")
-    else:  # the tee is the triangle holding the par digit: as sure as the piece there is a digit at all
-        tee_half, side_conf = half_of(g.diagonal, digit.centre), digit.digit_like
+    else:  # the tee is the triangle holding the par digit: as sure as the piece there is a digit at all,
+        # and as no piece in the other triangle looks like one
+        tee_half = half_of(g.diagonal, digit.centre)
+        across = max((like for centre, like in digit.others if half_of(g.diagonal, centre) != tee_half), default=0.0)
+        side_conf = digit.digit_like * (1.0 - across)
     if digit.par is None:
         notes.append("par digit unreadable")
     value = {"k": "teegreen", "green_edge": chosen[1 - tee_half], "tee_edge": chosen[tee_half], "par": digit.par}
