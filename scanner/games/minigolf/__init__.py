@@ -90,12 +90,26 @@ def _masks(balanced: np.ndarray, on_green: bool) -> tuple[Masks, np.ndarray]:
     return Masks(masks.grass, path), region
 
 
+def _reduced(image: np.ndarray, k: int) -> np.ndarray:
+    """``image`` shrunk by the whole factor ``k`` (its size cut to a multiple of ``k``): OpenCV averages
+    whole blocks of pixels several times faster than it resizes by any other factor.
+
+    >>> _reduced(np.arange(30, dtype=np.uint8).reshape(5, 6), 2).tolist()
+    [[4, 6, 8], [16, 18, 20]]
+    """
+    if k == 1:
+        return image
+    h, w = image.shape[0] // k * k, image.shape[1] // k * k
+    return cv2.resize(image[:h, :w], (w // k, h // k), interpolation=cv2.INTER_AREA)
+
+
 def prepare(image: np.ndarray) -> Prepared:
     """Find the course at a low resolution, then cut it out of the photo at about ``TILE_PX`` pixels per
     tile (never enlarged), white-balanced, with its masks; ScanError when there is no course."""
     if image is None or image.ndim != 3 or min(image.shape[:2]) < 64:
         raise ScanError("not a colour photo")
-    small, scale = downscale(image, LOOK_SIDE)
+    k = max(1, round(max(image.shape[:2]) / LOOK_SIDE))
+    small, scale = _reduced(image, k), 1.0 / k
     gains = white_gains(small)
     look = balance(small, gains)
     on_green = green_table(look)
@@ -109,7 +123,8 @@ def prepare(image: np.ndarray) -> Prepared:
     ox, oy = int(x0 / scale), int(y0 / scale)
     crop = image[oy:int(np.ceil(y1 / scale)) + 1, ox:int(np.ceil(x1 / scale)) + 1]
     work_scale = zoom * scale
-    work = cv2.resize(crop, None, fx=work_scale, fy=work_scale, interpolation=cv2.INTER_AREA)
+    k = max(1, int(1.0 / work_scale))
+    work = cv2.resize(_reduced(crop, k), None, fx=work_scale * k, fy=work_scale * k, interpolation=cv2.INTER_AREA)
     balanced = balance(work, gains)
     masks, region = _masks(balanced, on_green)
     return Prepared(balanced, work_scale, (float(ox), float(oy)), masks, region)
