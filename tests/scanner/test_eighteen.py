@@ -27,7 +27,7 @@ needs_outside = pytest.mark.skipif(PLANS is None or not PLANS.is_dir(),
 
 # What the scanner reaches on the six outside photos (squares read wrong, of 100 each, plus one for
 # numeric differences between platforms); a regression fails.
-MAX_WRONG = {"plan_0000": 8, "plan_0001": 5, "plan_0002": 13, "plan_0003": 10, "plan_0004": 13, "plan_0005": 9}
+MAX_WRONG = {"plan_0000": 10, "plan_0001": 5, "plan_0002": 13, "plan_0003": 7, "plan_0004": 11, "plan_0005": 9}
 
 
 # Squares that may read otherwise when the same photo is turned or tilted (resampled): a borderline
@@ -207,3 +207,14 @@ def test_photo_of_something_else_is_refused(kind):
     with pytest.raises(ScanError):
         eighteen.scan(img)
     assert eighteen.likelihood(img) == 0.0
+
+
+def test_shade_is_lifted_and_a_blacked_out_square_is_not():
+    patches = np.zeros((5, 5, eighteen.CELL, eighteen.CELL), np.float32)
+    patches[:3, :3] = 0.3  # a shadow over the top-left corner of the plan
+    patches[1, 1, 30:34, 10:54] = 0.9  # a stroke in the shade
+    patches[3, 3] = 0.85  # a blacked-out square among light ones
+    lifted = eighteen.lift_shade(patches)
+    assert lifted[0, 0].max() < 0.01
+    assert abs(float(lifted[1, 1, 32, 30]) - 0.6) < 0.01
+    assert lifted[3, 3].min() > 0.8

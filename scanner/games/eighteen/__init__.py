@@ -13,6 +13,7 @@ from typing import Any
 
 import cv2
 import numpy as np
+from scipy.ndimage import median_filter
 
 from scanner.cells import BORDER, cut_cells, ink_map
 from scanner.debug import Debug
@@ -38,6 +39,7 @@ FLAG_BELOW = 0.8  # reads less sure than this are flagged for review
 ORIENT_SURE = 0.9  # below this, the plan's orientation is reported as uncertain
 PAR_SURE = 0.8  # par digits less sure than this are flagged (a wrong par changes the score)
 EDGE_GAP = 0.003  # a grid outline closer than this share of the photo to its edge is cut off
+SHADE = 0.35  # most paper darkening taken for shade rather than ink (blacked-out squares are near 1)
 TREE_VOTE = 2.0  # log-evidence one upright tree adds to an orientation
 TREE_CANOPY = 0.03  # least enclosed paper of a canopy, share of the square
 TREE_OFFSET = 0.05  # least shift of the ink's centre from the canopy's centre (the trunk), share of the side
@@ -82,6 +84,17 @@ def _ink_threshold(patches: np.ndarray) -> float:
     return float(np.clip(median + PAPER_SPREADS * spread, 0.1, max(0.15, 0.35 * np.percentile(inner, 99))))
 
 
+def lift_shade(patches: np.ndarray) -> np.ndarray:
+    """Patches less the paper level of their neighbourhood, up to ``SHADE``: under a sharp shadow edge
+    the paper estimate of ``ink_map`` reaches into the lit part, and shaded paper would read as ink.
+    A square's level is its faintest tenth; the neighbourhood's is the median of the 3 x 3 squares around
+    it, so a shadow, shared by its neighbours, is lifted, and a blacked-out square among light ones is not."""
+    m = int(BORDER * CELL)
+    own = np.percentile(patches[:, :, m:-m, m:-m], 10, axis=(2, 3))
+    base = np.minimum(np.minimum(own, median_filter(own, size=3, mode="nearest")), SHADE)
+    return np.clip(patches - base[:, :, None, None], 0.0, 1.0).astype(np.float32)
+
+
 def _tree_votes(trees: list[tuple[int, int]], patches: np.ndarray, threshold: float) -> np.ndarray:
     """Log-evidence per quarter turn from trees: the trunk hangs below the canopy, off its centre."""
     votes = np.zeros(4)
@@ -120,7 +133,7 @@ def cut_squares(image: np.ndarray) -> Squares:
     geo = find_geometry(image)
     cell_px = float(np.mean(np.diff(geo.lattice.points[:, :, 0], axis=1)))
     ink = ink_map(geo.rectified.image, paper_scale=int(2 * cell_px))
-    patches = cut_cells(ink, geo.lattice, CELL)
+    patches = lift_shade(cut_cells(ink, geo.lattice, CELL))
     return Squares(geo, patches, _ink_threshold(patches))
 
 
