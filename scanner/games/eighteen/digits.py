@@ -134,6 +134,16 @@ def read_rotations(patches: list[np.ndarray]) -> np.ndarray:
     return predict(describe_all(patches, 4)).reshape(len(patches), 4, len(LABELS))
 
 
+def steady(patch: np.ndarray, turns: int) -> bool:
+    """Whether a crop, read turned ``turns`` quarter turns, reads as the same par digit with a pixel of ink
+    more and a pixel less round its strokes: a reading that flips with that is a guess."""
+    k = np.ones((2, 2), np.uint8)
+    thin = cv2.erode(patch, k)
+    variants = [patch, cv2.dilate(patch, k)] + ([thin] if thin.sum() >= 8 else [])
+    probs = read_rotations(variants)[:, turns, :3]
+    return len(set(probs.argmax(axis=1).tolist())) == 1 and float(probs.max(axis=1).min()) > 0.5
+
+
 # ---------------------------------------------------------------------------------------------------------
 # Training (build step): rendered digits and non-digits -> a one-hidden-layer network stored as numpy arrays.
 

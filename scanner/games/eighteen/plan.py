@@ -22,12 +22,13 @@ import cv2
 import numpy as np
 
 from scanner.games.eighteen.classify import HALVES, Guess, sure
-from scanner.games.eighteen.digits import LABELS, PAR, Candidate, read_rotations
+from scanner.games.eighteen.digits import LABELS, PAR, Candidate, read_rotations, steady
 
 CCW = {"N": "W", "W": "S", "S": "E", "E": "N"}  # where an edge goes when the grid turns a quarter anticlockwise
 OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
 STEP = {"N": (-1, 0), "E": (0, 1), "S": (1, 0), "W": (0, -1)}
 PAR_REJECT = 0.5  # a par digit read with less probability than this is reported as unreadable
+UNSTEADY = 0.6  # confidence (flagged, still offered) of a par whose reading flips with a pixel of ink
 NEIGHBOUR = 1.0  # weight of a neighbouring fairway that ends on an edge, against the strokes seen in the square
 FLOOR = 0.1  # a vote's probability floor: one square moves the choice by at most log(1 / FLOOR)
 
@@ -98,6 +99,8 @@ def read_par(cands: list[Candidate], probs: np.ndarray, turns: int) -> DigitRead
     rivals = np.delete(upright[:, :3], best, axis=0)
     rival = float(np.delete(rivals, order[0], axis=1).max()) if len(rivals) else 0.0
     confidence = float(p[order[0]]) * (1.0 - rival)
+    if confidence >= PAR_REJECT and not steady(cands[best].patch, turns):
+        confidence = min(confidence, UNSTEADY)
     alternatives = tuple((PAR[LABELS[j]], float(p[j])) for j in order[1:] if p[j] > 0.01)
     digit_like = float(p[:3].sum())
     others = tuple((c.centre, float(upright[i, :3].sum())) for i, c in enumerate(cands) if i != best)
