@@ -39,7 +39,9 @@ from scanner.games.minigolf.lattice import (
 )
 from scanner.games.minigolf.match import (
     DOUBT_MARGIN,
+    SHIFT,
     UNKNOWN_BELOW,
+    WIDE_SHIFT,
     TileRead,
     coarse_score,
     cut_cell,
@@ -230,6 +232,10 @@ def _read_cells(p: Prepared, lattice: Lattice, tokens: list[TokenRead]) -> _Cell
     hide = _token_mask(p.small, lattice, tokens)
     clean = _inpainted(p.small, hide)
     shift = cell_offsets(lattice, p.masks.art)
+
+    def look(quad: np.ndarray, around: int = SHIFT) -> TileRead:
+        return read_tile(cut_cell(clean, quad, around), cut_cell(hide, quad, around) > 127)
+
     tiles: dict[tuple[int, int], TileRead] = {}
     entrance = None
     for r in range(-1, lattice.rows + 1):
@@ -237,7 +243,10 @@ def _read_cells(p: Prepared, lattice: Lattice, tokens: list[TokenRead]) -> _Cell
             dx, dy = shift[r + 1, c + 1]
             quad = lattice.cell_quad(r + dy, c + dx)
             g, a = grass[r + 1, c + 1], art[r + 1, c + 1]
-            read = read_tile(cut_cell(clean, quad), cut_cell(hide, quad) > 127) if g >= 0.1 or a >= 0.5 else None
+            read = look(quad) if g >= 0.1 or a >= 0.5 else None
+            if read is not None and g >= 0.35 and read.score < FLAG_BELOW:  # a weak tile may lie further off
+                wide = look(quad, WIDE_SHIFT)
+                read = wide if wide.score > read.score else read
             if read is not None and g >= 0.35:  # mostly grass: a tile, even when not recognised
                 tiles[(r, c)] = read
                 continue

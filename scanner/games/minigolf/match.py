@@ -23,6 +23,7 @@ from scanner.games.minigolf.lattice import TILE_SHARE
 
 SIDE = 48  # reference side in pixels (one tile)
 SHIFT = 6  # search +- pixels around the lattice position
+WIDE_SHIFT = 12  # and this far when a tile reads weakly (it may lie further off its cell)
 QUICK = 4  # first look at a quarter of the resolution
 SHORTLIST = 24  # references kept from the first look (the right meaning ranked 9th at worst in 262 reads)
 MATCH_ONE_BY_ONE = 8  # up to this many templates are matched one by one
@@ -78,12 +79,12 @@ def references() -> References:
     return References(keys, np.ascontiguousarray(np.stack(temps)), np.stack(ent))
 
 
-def cut_cell(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
-    """The cell's tile (``TILE_SHARE`` of the cell, centred) plus ``SHIFT`` pixels around it, upright."""
+def cut_cell(image: np.ndarray, quad: np.ndarray, shift: int = SHIFT) -> np.ndarray:
+    """The cell's tile (``TILE_SHARE`` of the cell, centred) plus ``shift`` pixels around it, upright."""
     centre = quad.mean(axis=0)
-    k = TILE_SHARE * (SIDE + 2 * SHIFT) / SIDE
+    k = TILE_SHARE * (SIDE + 2 * shift) / SIDE
     src = centre + (quad - centre) * k
-    n = SIDE + 2 * SHIFT
+    n = SIDE + 2 * shift
     m = cv2.getPerspectiveTransform(src.astype(np.float32), np.float32([[0, 0], [n, 0], [n, n], [0, n]]))
     return cv2.warpPerspective(image, m, (n, n), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
 
