@@ -32,7 +32,7 @@ MODEL = Path(__file__).with_name("digits_model.npz")
 SIDE = 24  # normalised digit image
 CELL, BINS = 6, 9  # HOG cell side (pixels) and orientations
 HIDDEN = 128  # hidden units of the network
-SQUARES, LONE = 3000, 600  # training: drawn tee/green squares, and lone digits per class
+SQUARES, LONE = 4500, 400  # training: drawn tee/green squares, and lone digits per class
 
 
 @dataclass(frozen=True)
