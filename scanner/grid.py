@@ -70,12 +70,12 @@ class Lattice:
         return out
 
 
-def line_strength(image: np.ndarray, axis: int, width: int = 7, run: int = 15) -> np.ndarray:
-    """Strength of thin dark straight runs along ``axis`` (1 = horizontal lines, 0 = vertical), float32."""
+def line_strengths(image: np.ndarray, width: int = 7, run: int = 15) -> tuple[np.ndarray, np.ndarray]:
+    """Strength of thin dark straight runs, (horizontal lines, vertical lines), float32 each: thin dark
+    structures (computed once) opened along each axis."""
     strength = thin_dark(image, width)
-    shape = (run, 1) if axis == 1 else (1, run)
-    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, shape)
-    return cv2.morphologyEx(strength, cv2.MORPH_OPEN, kernel).astype(np.float32)
+    return tuple(cv2.morphologyEx(strength, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, shape))
+                 .astype(np.float32) for shape in ((run, 1), (1, run)))
 
 
 def _period(profile: np.ndarray) -> float:
@@ -248,8 +248,7 @@ def find_lattice(image: np.ndarray, outline: tuple[float, float, float, float] |
     ``outline`` (left, top, right, bottom) is where the outer grid lines are expected, if known;
     ``aspect`` the expected rows / cols (the grid's height / width in the photo: squares are square).
     """
-    horiz = line_strength(image, 1)
-    vert = line_strength(image, 0)
+    horiz, vert = line_strengths(image)
     row_axis = _axis(horiz.mean(axis=1), None if outline is None else (outline[1], outline[3]))
     col_axis = _axis(vert.mean(axis=0), None if outline is None else (outline[0], outline[2]))
     rows, cols = _choose_counts(row_axis, col_axis, aspect)
