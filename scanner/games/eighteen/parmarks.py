@@ -62,11 +62,16 @@ def square_ink(image: np.ndarray, quad: np.ndarray, side: int = CROP) -> np.ndar
     return np.clip(1.0 - crop / np.maximum(paper, 1.0), 0.0, 1.0)
 
 
-def _shift(b: np.ndarray, dy: int, dx: int) -> np.ndarray:
-    out = np.zeros_like(b)
-    h, w = b.shape
-    out[max(dy, 0):h + min(dy, 0), max(dx, 0):w + min(dx, 0)] = b[max(-dy, 0):h - max(dy, 0), max(-dx, 0):w - max(dx, 0)]
-    return out
+def _beyond(b: np.ndarray, reach: int, vertical: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Pixels with ink of ``b`` within ``reach`` before them and within ``reach`` after them (above and
+    below when ``vertical``, else left and right)."""
+    before = np.ones((reach + 1, 1), np.uint8)
+    after = before.copy()
+    before[-1], after[0] = 0, 0
+    if not vertical:
+        before, after = before.T, after.T
+    return (cv2.dilate(b, before, anchor=(0, reach) if vertical else (reach, 0)),
+            cv2.dilate(b, after, anchor=(0, 0)))
 
 
 def _runs(b: np.ndarray, length: int) -> tuple[np.ndarray, np.ndarray]:
@@ -101,11 +106,8 @@ def without_lines(b: np.ndarray, side: int) -> np.ndarray:
     rest = b & ~(rows | cols | stubs)
     reach = max(2, side // 16)  # thicker than a printed line, thinner than a digit
     keep = np.zeros_like(b)
-    for lines, (dy, dx) in ((rows, (1, 0)), (cols, (0, 1))):
-        before, after = np.zeros_like(b), np.zeros_like(b)
-        for k in range(1, reach + 1):
-            before |= _shift(rest, k * dy, k * dx)
-            after |= _shift(rest, -k * dy, -k * dx)
+    for lines, vertical in ((rows, True), (cols, False)):
+        before, after = _beyond(rest, reach, vertical)
         keep |= lines & before & after
     return rest | keep
 
