@@ -31,6 +31,8 @@ PAR_REJECT = 0.5  # a par digit read with less probability than this is reported
 UNSTEADY = 0.6  # confidence (flagged, still offered) of a par whose reading flips with a pixel of ink
 NEIGHBOUR = 1.0  # weight of a neighbouring fairway that ends on an edge, against the strokes seen in the square
 FLOOR = 0.1  # a vote's probability floor: one square moves the choice by at most log(1 / FLOOR)
+EDGE_MARGIN = 0.6  # a triangle's edge is sure when it beats the other by this much: stubs alone are weak
+# evidence (digits and flags cross the same bands), a neighbouring fairway ending on the edge adds 1
 
 
 def rotate_edge(edge: str, turns: int) -> str:
@@ -138,7 +140,7 @@ def resolve_teegreen(guesses: list[list[Guess]], r: int, c: int, digit: DigitRea
         sa = scores[0] + NEIGHBOUR * connects(guesses, r, c, a)
         sb = scores[1] + NEIGHBOUR * connects(guesses, r, c, b)
         chosen.append(a if sa >= sb else b)
-        sureness.append(sure(abs(sa - sb), 0.0, 0.15))
+        sureness.append(sure(abs(sa - sb), EDGE_MARGIN, 0.1))
     notes = []
     if digit.centre is None:
         tee_half, side_conf = 0, 0.3
