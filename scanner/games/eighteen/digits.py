@@ -70,11 +70,14 @@ def hog(images: np.ndarray) -> np.ndarray:
     at = (np.arctan2(gy, gx) % np.pi) / (np.pi / BINS)
     low = np.floor(at).astype(int) % BINS
     frac = at - np.floor(at)
-    bins = np.arange(BINS)
-    votes = ((low[..., None] == bins) * (mag * (1 - frac))[..., None]
-             + (((low + 1) % BINS)[..., None] == bins) * (mag * frac)[..., None])
     cells = SIDE // CELL
-    hist = votes.reshape(n, cells, CELL, cells, CELL, BINS).sum(axis=(2, 4))
+    # each pixel votes into its cell's two nearest orientation bins
+    cell = (np.arange(SIDE) // CELL)
+    where = (np.arange(n)[:, None, None] * cells + cell[None, :, None]) * cells + cell[None, None, :]
+    size = n * cells * cells * BINS
+    hist = (np.bincount((where * BINS + low).ravel(), (mag * (1 - frac)).ravel(), size)
+            + np.bincount((where * BINS + (low + 1) % BINS).ravel(), (mag * frac).ravel(), size))
+    hist = hist.reshape(n, cells, cells, BINS)
     blocks = np.stack([hist[:, i:i + 2, j:j + 2].reshape(n, -1) for i in range(cells - 1) for j in range(cells - 1)], 1)
     for _ in range(2):
         blocks = np.minimum(blocks / np.sqrt((blocks**2).sum(axis=2, keepdims=True) + 1e-6), 0.2)
