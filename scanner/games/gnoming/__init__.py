@@ -38,7 +38,9 @@ REGIONS = {(5.0, 5.0, 58.0, 83.0): 1.0, (8.0, 20.0, 55.0, 56.0): 2.0}
 # Rejection rule, from the statistics of correct reads on synthetic photos of all presets (568 cards,
 # all read right): score 0.93 +- 0.06, lowest 0.66; margin over the runner-up at least 0.03. A read
 # scoring below mean - 5 sd, or beating the runner-up by less than half the lowest margin seen, is
-# "unknown" and flagged rather than guessed.
+# "unknown" and flagged rather than guessed. Read at 2 px/mm from 12 MP photos decoded at half size the
+# reads hold (phone: 864 cards, all right, score 0.96 +- 0.02, lowest 0.80, margin at least 0.045; hard:
+# 195 cards, all right, lowest score 0.68, margin at least 0.047).
 READ_MIN = 0.6
 MARGIN_MIN = 0.015
 NOT_A_CARD = 0.3  # a framed shape matching no face even this well is something else (a box lid, a pad)
