@@ -224,7 +224,7 @@ def search_cards(image: np.ndarray, spec: CardSpec, min_fraction: float = 2e-4) 
         areas = sorted((c.area_px for c in found), reverse=True)
         typical = areas[min(2, len(areas) - 1)]
         found = [c for c in found if c.area_px > 0.15 * typical]
-        loose = [p for p in loose if cv2.contourArea(p.astype(np.float32)) > 0.3 * typical]
+        loose = [p for p in loose if 0.3 * typical < cv2.contourArea(p.astype(np.float32)) < 3 * typical]
     kept: list[FoundCard] = []
     for card in sorted(found, key=lambda c: -c.area_px):  # a hole inside a card found already is its picture
         if not any(_inside(card.centre, k.corners) for k in kept):
