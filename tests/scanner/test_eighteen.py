@@ -214,7 +214,8 @@ def test_shade_is_lifted_and_a_blacked_out_square_is_not():
     patches[:3, :3] = 0.3  # a shadow over the top-left corner of the plan
     patches[1, 1, 30:34, 10:54] = 0.9  # a stroke in the shade
     patches[3, 3] = 0.85  # a blacked-out square among light ones
-    lifted = eighteen.lift_shade(patches)
+    lifted, shade = eighteen.lift_shade(patches)
     assert lifted[0, 0].max() < 0.01
     assert abs(float(lifted[1, 1, 32, 30]) - 0.6) < 0.01
     assert lifted[3, 3].min() > 0.8
+    assert shade[0, 0] == pytest.approx(0.3) and shade[4, 4] == 0.0

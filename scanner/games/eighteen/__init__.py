@@ -40,6 +40,7 @@ ORIENT_SURE = 0.9  # below this, the plan's orientation is reported as uncertain
 PAR_SURE = 0.8  # par digits less sure than this are flagged (a wrong par changes the score)
 EDGE_GAP = 0.003  # a grid outline closer than this share of the photo to its edge is cut off
 SHADE = 0.35  # most paper darkening taken for shade rather than ink (blacked-out squares are near 1)
+SHADE_DOUBT = 0.5  # a square left blank once this share of the ink level was lifted may be a light blackout
 TREE_VOTE = 2.0  # log-evidence one upright tree adds to an orientation
 TREE_CANOPY = 0.03  # least enclosed paper of a canopy, share of the square
 TREE_OFFSET = 0.05  # least shift of the ink's centre from the canopy's centre (the trunk), share of the side
@@ -84,15 +85,16 @@ def _ink_threshold(patches: np.ndarray) -> float:
     return float(np.clip(median + PAPER_SPREADS * spread, 0.1, max(0.15, 0.35 * np.percentile(inner, 99))))
 
 
-def lift_shade(patches: np.ndarray) -> np.ndarray:
+def lift_shade(patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Patches less the paper level of their neighbourhood, up to ``SHADE``: under a sharp shadow edge
     the paper estimate of ``ink_map`` reaches into the lit part, and shaded paper would read as ink.
     A square's level is its faintest tenth; the neighbourhood's is the median of the 3 x 3 squares around
-    it, so a shadow, shared by its neighbours, is lifted, and a blacked-out square among light ones is not."""
+    it, so a shadow, shared by its neighbours, is lifted, and a blacked-out square among light ones is not.
+    Returns the lifted patches and the level taken from each square."""
     m = int(BORDER * CELL)
     own = np.percentile(patches[:, :, m:-m, m:-m], 10, axis=(2, 3))
     base = np.minimum(np.minimum(own, median_filter(own, size=3, mode="nearest")), SHADE)
-    return np.clip(patches - base[:, :, None, None], 0.0, 1.0).astype(np.float32)
+    return np.clip(patches - base[:, :, None, None], 0.0, 1.0).astype(np.float32), base
 
 
 def _tree_votes(trees: list[tuple[int, int]], patches: np.ndarray, threshold: float) -> np.ndarray:
@@ -117,6 +119,14 @@ def _tree_votes(trees: list[tuple[int, int]], patches: np.ndarray, threshold: fl
     return votes
 
 
+def _doubt_shade(guess: Guess, lifted: float) -> Guess:
+    """A blank reading of an evenly darkened square is unsure: shade, or a blackout in a light pen."""
+    if guess.value["k"] != "empty" or lifted < SHADE_DOUBT:
+        return guess
+    return Guess(guess.value, min(guess.confidence, FLAG_BELOW - 0.1), (({"k": "mountain", "style": "black"}, 0.3),),
+                 note="evenly dark square: shade, or blacked out in a light pen")
+
+
 @dataclass(frozen=True)
 class Squares:
     """Every square of a photo's grid cut out as an ink patch, and the plan's ink level."""
@@ -124,6 +134,7 @@ class Squares:
     geometry: Geometry
     patches: np.ndarray  # (rows, cols, CELL, CELL) ink, rectified frame
     threshold: float
+    shade: np.ndarray  # (rows, cols) paper darkening lifted from each square (``lift_shade``)
 
 
 def cut_squares(image: np.ndarray) -> Squares:
@@ -133,8 +144,8 @@ def cut_squares(image: np.ndarray) -> Squares:
     geo = find_geometry(image)
     cell_px = float(np.mean(np.diff(geo.lattice.points[:, :, 0], axis=1)))
     ink = ink_map(geo.rectified.image, paper_scale=int(2 * cell_px))
-    patches = lift_shade(cut_cells(ink, geo.lattice, CELL))
-    return Squares(geo, patches, _ink_threshold(patches))
+    patches, shade = lift_shade(cut_cells(ink, geo.lattice, CELL))
+    return Squares(geo, patches, _ink_threshold(patches), shade)
 
 
 def _label(value: dict) -> str:
@@ -168,8 +179,8 @@ def read_plan(image: np.ndarray) -> PlanReading:
     # Every square read in the rectified frame: its kind from the network, its edges from the strokes.
     measured = [measure(patches[r, c], threshold) for r in range(rows) for c in range(cols)]
     probs_kind = kind_probabilities(patches.reshape(rows * cols, CELL, CELL), measured, threshold)
-    guesses = [[read_square(measured[r * cols + c], probs_kind[r * cols + c]) for c in range(cols)]
-               for r in range(rows)]
+    guesses = [[_doubt_shade(read_square(measured[r * cols + c], probs_kind[r * cols + c]), cut.shade[r, c] / threshold)
+                for c in range(cols)] for r in range(rows)]
 
     # Digit candidates in every tee/green square, cut again from the photo at full detail, read in all four turns.
     cands, probs = {}, {}
