@@ -150,12 +150,13 @@ def assign(scores: np.ndarray) -> list[tuple[int, float, tuple[tuple[int, float]
 def read_tokens(image: np.ndarray, lattice: Lattice, photo: np.ndarray, shown: Lattice) -> list[TokenRead]:
     """Every number token on the lattice: found in the working ``image`` (balanced), read from the full
     ``photo`` (whose lattice is ``shown``), where the digits are sharpest."""
-    flat = flatten(image, lattice, PX)
+    flat = flatten(image, lattice, PX, pad=1)  # a token on an outer tile may hang over the course's edge
     faces = []
     for fx, fy in find_faces(flat):
-        digits = read_face(crop_face(photo, shown, (fx / PX, fy / PX)))
+        centre = (fx / PX - 1, fy / PX - 1)
+        digits = read_face(crop_face(photo, shown, centre))
         if digits.max() >= TOKEN_MIN:  # white patches that show no printed digit are no tokens
-            faces.append(((fx / PX, fy / PX), digits))
+            faces.append((centre, digits))
     if not faces:
         return []
     read = assign(np.array([d for _, d in faces]))
