@@ -35,6 +35,8 @@ DETAIL_PIXELS = 20  # fewer differing pixels shown than this: no detail check
 DETAIL_MIN = 0.8  # the best's correlation where it differs from a close rival: right reads 0.85 and more, plain
 # straights read for tiles with figures 0.72 and less (41 photos)
 DETAIL_RIVALS = 3  # close rivals checked
+HALF_CLOSE = 0.01  # other meanings this close to the likeliest at half resolution are aligned on their own
+HALF_RIVALS = 2  # at most this many
 RIVAL_CLOSE = 0.05  # a rival of another meaning this close is aligned on its own before the margin is taken
 INNER = 2  # reference border left out (rounded corners, neighbours' shadows)
 UNKNOWN_BELOW = 0.6  # best correlation under this: not a tile we know (right reads: 1st percentile 0.88;
@@ -220,6 +222,12 @@ def read_tile(patch: np.ndarray, hidden: np.ndarray | None = None) -> TileRead:
             warps[i] = _align(patch, refs.templates[short[i]], where[i] if i < LOOK_AGAIN else where[first], seen)
         return warps[i]
 
+    # look-alikes neck and neck at half resolution: each aligned on its own (figures only line up so)
+    seen_meanings = {mean[first]}
+    for i in np.argsort(-coarse):
+        if coarse[first] - coarse[i] < HALF_CLOSE and mean[i] not in seen_meanings and len(warps) <= HALF_RIVALS:
+            seen_meanings.add(mean[i])
+            fine[i] = max(fine[i], float(_correlate(patch, own(int(i)), seen, short[i:i + 1], SLIDE)[0]))
     while True:
         order = [int(i) for i in np.argsort(-fine)]
         rival = next((i for i in order[1:] if mean[i] != mean[order[0]]), None)
