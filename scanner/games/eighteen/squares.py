@@ -37,7 +37,8 @@ from scanner.games.eighteen.features import MARGIN, CellFeatures, measure
 KINDS = ("empty", "Mb", "Mp", "gorse", "fairway", "teegreen", "water", "tree", "bunker")  # Mb/Mp: black/peak
 MODEL = Path(__file__).with_name("squares_model.npz")
 PICTURE = 12  # side of the coarse stroke picture
-DIRECTIONS, DIRECTION_CELLS = 9, 4  # stroke-direction histogram: bins over 180 degrees, cells per side
+DIRECTIONS, DIRECTION_CELLS = 8, 4  # stroke-direction histogram: bins over 180 degrees (a quarter turn moves
+# an orientation by half of them), cells per side
 DOT = 0.004  # a blob smaller than this share of the square is a dot (stipple)
 
 
@@ -48,18 +49,26 @@ def kind_of(value: dict) -> str:
 
 
 def _directions(img: np.ndarray) -> np.ndarray:
-    """Stroke-direction histograms (unsigned gradient orientation, weighted by strength) per grid cell,
-    each normalised by its own strength plus a share of the square's mean, so faint noise stays small."""
+    """Stroke-direction histograms (unsigned gradient orientation, weighted by strength) per grid cell:
+    array (cells, cells, DIRECTIONS)."""
     gx = cv2.Sobel(img, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(img, cv2.CV_32F, 0, 1, ksize=3)
-    mag, ang = cv2.cartToPolar(gx, gy)
+    mag = np.hypot(gx, gy)
     side = img.shape[0]
-    direction = np.floor((ang % np.pi) / (np.pi / DIRECTIONS)).astype(np.int64) % DIRECTIONS
+    direction = np.floor((np.arctan2(gy, gx) % np.pi) / (np.pi / DIRECTIONS)).astype(np.int64) % DIRECTIONS
     cell = (np.arange(side) * DIRECTION_CELLS // side).astype(np.int64)
     where = (cell[:, None] * DIRECTION_CELLS + cell[None, :]) * DIRECTIONS + direction
-    hist = np.bincount(where.ravel(), mag.ravel(), DIRECTION_CELLS**2 * DIRECTIONS).reshape(-1, DIRECTIONS)
-    norm = np.sqrt((hist**2).sum(axis=1, keepdims=True))
-    return (hist / (norm + 0.2 * norm.mean() + 1e-6)).ravel().astype(np.float32)
+    hist = np.bincount(where.ravel(), mag.ravel(), DIRECTION_CELLS**2 * DIRECTIONS)
+    return hist.reshape(DIRECTION_CELLS, DIRECTION_CELLS, DIRECTIONS)
+
+
+def _turned(hist: np.ndarray, k: int) -> np.ndarray:
+    """Direction histograms of the image turned ``k`` quarter turns: the cells turn and every direction
+    moves by half the bins (a quarter turn of an unsigned orientation); each cell normalised by its own
+    strength plus a share of the square's mean, so faint noise stays small."""
+    turned = np.roll(np.rot90(hist, k, axes=(0, 1)), (DIRECTIONS // 2) * k, axis=2).reshape(-1, DIRECTIONS)
+    norm = np.sqrt((turned**2).sum(axis=1, keepdims=True))
+    return (turned / (norm + 0.2 * norm.mean() + 1e-6)).ravel().astype(np.float32)
 
 
 def _shape(f: CellFeatures) -> np.ndarray:
@@ -85,8 +94,8 @@ def describe(ink: np.ndarray, f: CellFeatures, threshold: float, turns: tuple[in
     picture = cv2.resize(f.strokes[inner, inner].astype(np.float32), (PICTURE, PICTURE), interpolation=cv2.INTER_AREA)
     level = cv2.resize(np.clip(ink[inner, inner] / threshold, 0.0, 2.0), (48, 48), interpolation=cv2.INTER_AREA)
     shape = _shape(f)
-    return np.stack([np.concatenate([np.rot90(picture, k).ravel(), _directions(np.ascontiguousarray(np.rot90(level, k))),
-                                     shape]) for k in turns])
+    directions = _directions(level)
+    return np.stack([np.concatenate([np.rot90(picture, k).ravel(), _turned(directions, k), shape]) for k in turns])
 
 
 @cache
