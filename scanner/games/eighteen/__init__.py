@@ -1,9 +1,10 @@
 """18 Holes: Course Architect - photo of a pen-drawn course plan -> board file.
 
 Pipeline: locate the printed grid (``scanner.locate``), rectify it (``scanner.rectify``), find its rows and
-columns (``scanner.grid``), cut out every square as an ink patch (``scanner.cells``), measure and read each
-square (``features``, ``classify``), find which way is up from the par digits and trees and settle tee/green
-sides (``plan``), then write the board with a review entry for every doubtful read.
+columns (``scanner.grid``), cut out every square as an ink patch (``scanner.cells``) with shade lifted, measure
+each square (``features``), tell its kind (``squares``, a small network) and read its edges (``classify``),
+read the par digits (``parmarks``, ``digits``), find which way is up from the par digits and trees and settle
+tee/green sides (``plan``), then write the board with a review entry for every doubtful read.
 """
 
 from __future__ import annotations
