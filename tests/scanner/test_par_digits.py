@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 
 from scanner.games.eighteen.classify import Guess
-from scanner.games.eighteen.digits import LABELS, Candidate, read_digit
+from scanner.games.eighteen.digits import LABELS, Candidate, read_digit, steady
 from scanner.games.eighteen.parmarks import CROP, square_candidates, without_lines
 from scanner.games.eighteen.plan import UNSTEADY, half_of, read_par, resolve_teegreen
 
@@ -123,3 +123,9 @@ def test_a_reading_that_flips_with_a_pixel_of_ink_is_flagged():
     blob = np.ones((20, 14), np.uint8)  # no digit: whatever it reads as, it does not read so steadily
     read = read_par([Candidate(blob, (0.3, 0.7))], _reading((0.02, 0.95, 0.01, 0.02)), 0)
     assert read.par == 4 and read.confidence <= UNSTEADY  # still offered, but flagged
+
+
+def test_a_clear_digit_reads_steadily_whichever_way_the_plan_lies():
+    three = _digit("3")
+    assert steady(three, 0)
+    assert steady(np.ascontiguousarray(np.rot90(three, -1)), 1)  # the plan photographed turned a quarter

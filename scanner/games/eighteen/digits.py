@@ -31,6 +31,7 @@ PAR = {"3": 3, "4": 4, "5": 5}
 MODEL = Path(__file__).with_name("digits_model.npz")
 SIDE = 24  # normalised digit image
 CELL, BINS = 6, 9  # HOG cell side (pixels) and orientations
+SLANTS = (-0.3, -0.15, 0.15, 0.3)  # shears a reading must survive (x shift per pixel of height)
 HIDDEN = 128  # hidden units of the network
 SQUARES, LONE = 4500, 400  # training: drawn tee/green squares, and lone digits per class
 
@@ -137,14 +138,28 @@ def read_rotations(patches: list[np.ndarray]) -> np.ndarray:
     return predict(describe_all(patches, 4)).reshape(len(patches), 4, len(LABELS))
 
 
+def _slanted(patch: np.ndarray, slant: float) -> np.ndarray:
+    """A binary crop sheared sideways by ``slant`` (x shift per pixel up), as a more slanted hand writes."""
+    h, w = patch.shape
+    pad = int(np.ceil(abs(slant) * h)) + 1
+    m = np.float32([[1, slant, pad - (slant * h if slant > 0 else 0)], [0, 1, 0]])
+    return (cv2.warpAffine(patch.astype(np.uint8), m, (w + 2 * pad, h)) > 0).astype(np.uint8)
+
+
 def steady(patch: np.ndarray, turns: int) -> bool:
-    """Whether a crop, read turned ``turns`` quarter turns, reads as the same par digit with a pixel of ink
-    more and a pixel less round its strokes: a reading that flips with that is a guess."""
+    """Whether a crop, read turned ``turns`` quarter turns, stays the same par digit with a pixel of ink
+    more and a pixel less round its strokes, and is read as no other par when written more or less
+    slanted: a reading that flips with that is a guess."""
+    upright = np.ascontiguousarray(np.rot90(patch, turns))
     k = np.ones((2, 2), np.uint8)
-    thin = cv2.erode(patch, k)
-    variants = [patch, cv2.dilate(patch, k)] + ([thin] if thin.sum() >= 8 else [])
-    probs = read_rotations(variants)[:, turns, :3]
-    return len(set(probs.argmax(axis=1).tolist())) == 1 and float(probs.max(axis=1).min()) > 0.5
+    thin = cv2.erode(upright, k)
+    inked = [upright, cv2.dilate(upright, k)] + ([thin] if thin.sum() >= 8 else [])
+    slanted = [_slanted(upright, slant) for slant in SLANTS]
+    probs = read_rotations(inked + slanted)[:, 0, :3]
+    value = int(probs[0].argmax())
+    same_ink = bool((probs[:len(inked)].argmax(axis=1) == value).all() and probs[:len(inked)].max(axis=1).min() > 0.5)
+    other = np.delete(probs[len(inked):], value, axis=1)
+    return same_ink and float(other.max()) <= 0.5
 
 
 # ---------------------------------------------------------------------------------------------------------
