@@ -98,10 +98,11 @@ def largest_filled(mask: np.ndarray, close_px: int) -> np.ndarray:
 
 
 def near_grass(grass: np.ndarray, region: np.ndarray) -> np.ndarray:
-    """Pixels of the course region near grass: where pathways can be (a red table showing through a hole in
-    the course is mostly farther away). Near: a fifth to two fifths of a tile, for 10 to 50 tiles."""
+    """Pixels of the course region between grass: where pathways can be (they run between grass on both
+    sides; a red table showing through a hole in the course or along its edge has grass on one side only).
+    Between: within a fifth to two fifths of a tile of grass each way, for 10 to 50 tiles."""
     k = 2 * int(0.06 * np.sqrt(region.sum())) + 1
-    return region & cv2.dilate(grass.astype(np.uint8), np.ones((k, k), np.uint8)).astype(bool)
+    return region & cv2.morphologyEx(grass.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((k, k), np.uint8)).astype(bool)
 
 
 def white_gains(img: np.ndarray) -> np.ndarray:
