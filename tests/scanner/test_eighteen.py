@@ -27,7 +27,7 @@ needs_outside = pytest.mark.skipif(PLANS is None or not PLANS.is_dir(),
 
 # What the scanner reaches on the six outside photos (squares read wrong, of 100 each, plus one for
 # numeric differences between platforms); a regression fails.
-MAX_WRONG = {"plan_0000": 6, "plan_0001": 4, "plan_0002": 15, "plan_0003": 7, "plan_0004": 10, "plan_0005": 5}
+MAX_WRONG = {"plan_0000": 6, "plan_0001": 4, "plan_0002": 15, "plan_0003": 7, "plan_0004": 8, "plan_0005": 3}
 
 
 # Squares that may read otherwise when the same photo is turned or tilted (resampled): a borderline
@@ -219,3 +219,15 @@ def test_shade_is_lifted_and_a_blacked_out_square_is_not():
     assert abs(float(lifted[1, 1, 32, 30]) - 0.6) < 0.01
     assert lifted[3, 3].min() > 0.8
     assert shade[0, 0] == pytest.approx(0.3) and shade[4, 4] == 0.0
+
+
+def test_identical_printed_symbols_are_found_by_a_coarse_look():
+    rng = np.random.default_rng(3)
+    symbol = np.zeros((eighteen.CELL, eighteen.CELL), np.float32)
+    for x in (18, 32, 46):
+        cv2.line(symbol, (x, 44), (x + rng.integers(-8, 9), 22), 0.9, 3)
+    noise = lambda: rng.normal(0, 0.01, symbol.shape).astype(np.float32)  # noqa: E731
+    drawn = np.zeros_like(symbol)
+    cv2.circle(drawn, (32, 30), 12, 0.9, 2)
+    patches = {(0, 0): symbol + noise(), (3, 5): symbol + noise(), (1, 1): drawn + noise(), (2, 2): noise()}
+    assert sorted(eighteen._look_alikes(patches)) == [(0, 0), (3, 5)]

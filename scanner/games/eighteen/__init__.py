@@ -40,6 +40,8 @@ FLAG_BELOW = 0.8  # reads less sure than this are flagged for review
 ORIENT_SURE = 0.9  # below this, the plan's orientation is reported as uncertain
 PAR_SURE = 0.8  # par digits less sure than this are flagged (a wrong par changes the score)
 EDGE_GAP = 0.003  # a grid outline closer than this share of the photo to its edge is cut off
+LOOK_ALIKE = 0.85  # coarse correlation of two squares' ink worth the exact printed-twin test
+PRINTED_SURE = 0.98  # a twin this close overrides even a confident reading (hand drawings never repeat so)
 SHADE = 0.35  # most paper darkening taken for shade rather than ink (blacked-out squares are near 1)
 SHADE_DOUBT = 0.5  # a square left blank once this share of the ink level was lifted may be a light blackout
 TREE_VOTE = 2.0  # log-evidence one upright tree adds to an orientation
@@ -128,6 +130,21 @@ def _doubt_shade(guess: Guess, lifted: float) -> Guess:
                  note="evenly dark square: shade, or blacked out in a light pen")
 
 
+def _look_alikes(patches: dict[tuple[int, int], np.ndarray]) -> list[tuple[int, int]]:
+    """Inked squares whose coarse, blurred ink correlates closely with another's: worth the exact
+    printed-twin test."""
+    keys = [k for k, p in patches.items() if float(p.max()) > 0.2]
+    if len(keys) < 2:
+        return []
+    small = np.stack([cv2.GaussianBlur(cv2.resize(patches[k], (16, 16), interpolation=cv2.INTER_AREA), (0, 0), 1.0)
+                      .ravel() for k in keys])
+    small -= small.mean(axis=1, keepdims=True)
+    small /= np.linalg.norm(small, axis=1, keepdims=True) + 1e-6
+    corr = small @ small.T
+    np.fill_diagonal(corr, 0.0)
+    return [k for k, best in zip(keys, corr.max(axis=1), strict=True) if best >= LOOK_ALIKE]
+
+
 @dataclass(frozen=True)
 class Squares:
     """Every square of a photo's grid cut out as an ink patch, and the plan's ink level."""
@@ -200,7 +217,13 @@ def read_plan(image: np.ndarray) -> PlanReading:
     free = {(r, c): patches[r, c] for r in range(rows) for c in range(cols)
             if guesses[r][c].value["k"] not in ("fairway", "teegreen", "mountain")}
     unread = [(r, c) for (r, c) in free if guesses[r][c].confidence < FLAG_BELOW]
-    for (r, c), score in planmod.printed_twins(free, unread).items():
+    twins = planmod.printed_twins(free, unread)
+    # A sheet printed with another symbol is read confidently as something else: near-identical twins
+    # override a confident reading too (a coarse look first keeps this cheap).
+    drawn = {(r, c): p for (r, c), p in free.items() if guesses[r][c].value["k"] != "empty"}
+    alike = [k for k in _look_alikes(drawn) if k not in twins]
+    twins |= {k: v for k, v in planmod.printed_twins(free, alike).items() if v >= PRINTED_SURE}
+    for (r, c), score in twins.items():
         final[r][c] = Guess({"k": "gorse"}, sure(score, planmod.PRINTED_MATCH, 0.03), note="printed symbol")
     digit_reads = {}
     for (r, c), cs in cands.items():
