@@ -203,7 +203,8 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
         raise ScanError("no cards found in the photo (Gnoming A Round cards: a white frame around a coloured panel)")
     tpl = templates()
     reads = [r for r in (read_card(image, card, tpl) for card in found) if r.score >= NOT_A_CARD]
-    if sum(r.trusted for r in reads) < 0.5 * max(len(found), 1):
+    # Judged among the card-like things only: a checked tablecloth offers scores of card-sized squares.
+    if sum(r.trusted for r in reads) < 0.5 * max(len(reads), 1):
         raise ScanError(f"{len(found)} cards found, but most do not look like Gnoming A Round cards: wrong game?")
     groups = group_cards(reads)
     grids = [arrange(g) for g in groups if len(g) >= MIN_GRID]
