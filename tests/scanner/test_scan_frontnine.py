@@ -4,6 +4,7 @@ table through the setup; another game's photo and a blank photo refused."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 from flatphoto import flat_photo, turned
@@ -78,7 +79,39 @@ def test_cards_printed_alike_count_as_the_same_read():
     assert scanner.printed("c01") != scanner.printed("c03")
     truth = {"players": [{"name": "A", "course": ["c01", "c09"], "specials": ["dune"]}]}
     read = {"players": [{"name": "A", "course": ["c07", "c09"], "specials": ["waterfall"]}]}
-    assert scanner.compare(truth, read) == {"cards": 3, "cards_wrong": 1, "distance_abs_err": 0.0, "exact": False}
+    assert scanner.compare(truth, read) == {"cards": 3, "cards_wrong": 1, "distances": 0, "distances_wrong": 0,
+                                            "distance_abs_err": 0.0, "exact": False}
+
+
+@pytest.mark.parametrize(("off_balls", "wrong"), [(0.1, 0), (-0.2, 0), (0.3, 1), (None, 1)])
+def test_a_distance_counts_as_read_right_within_a_quarter_ball(off_balls, wrong):
+    # the club house and one hole side by side, 15 mm (one ball) apart along the short sides
+    truth = {"players": [{"name": "A", "course": ["c01"], "club_house": {"x_mm": 0, "y_mm": 0, "angle_deg": 0},
+                          "positions": [{"x_mm": 78.0, "y_mm": 0, "angle_deg": 0}]}]}
+    player = {"name": "A", "course": ["c01"]}
+    if off_balls is not None:
+        player["distance_balls"] = 1.0 + off_balls
+    got = scanner.compare(truth, {"players": [player]})
+    assert (got["distances"], got["distances_wrong"]) == (1, wrong)
+    assert got["distance_abs_err"] == pytest.approx(abs(off_balls) if off_balls is not None else float("inf"))
+
+
+def test_a_panel_edge_is_found_to_a_fraction_of_a_pixel():
+    """The paper mask finds a panel a little too small (a dark one) or too large; the refined outline lies on
+    the drawn edges."""
+    card = scanner.spec()
+    ppm, up = 2.5, 8  # a card about 160 px wide, as on a 12 MP photo read at half size; drawn 8x larger
+    (pw, ph), f = card.panel_mm, card.frame_mm
+    panel = np.array([[50.3, 40.7], [50.3 + pw * ppm, 40.7], [50.3 + pw * ppm, 40.7 + ph * ppm], [50.3, 40.7 + ph * ppm]])
+    frame = panel + np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * f * ppm
+    big = np.full((320 * up, 260 * up), 120, np.uint8)  # the table
+    for quad, level in ((frame, 230), (panel, 70)):
+        cv2.fillPoly(big, [np.round((quad + 0.5) * up - 0.5).astype(np.int32)], level)
+    grey = cv2.GaussianBlur(cv2.resize(big, (260, 320), interpolation=cv2.INTER_AREA).astype(np.float32), (0, 0), 1.0)
+    found = panel + np.array([[0.8, 0.8], [-0.8, 0.8], [-0.8, -0.8], [0.8, -0.8]]) + [0.3, 0.0]
+    refined = scanner.refined_panel(grey, found, card)
+    assert np.abs(found - panel).max() > 1.0
+    assert np.abs(refined - panel).max() < 0.15
 
 
 def test_another_games_photo_is_refused():
