@@ -170,8 +170,8 @@ def _inpainted(img: np.ndarray, hide: np.ndarray) -> np.ndarray:
     """``img`` with the ``hide`` pixels painted over from around them (tokens cover a small part of the
     course: each covered spot is painted on its own, with a margin)."""
     out = img.copy()
-    count, _, boxes, _ = cv2.connectedComponentsWithStats(hide)
-    for x, y, w, h, _ in boxes[1:count]:
+    contours, _ = cv2.findContours(hide, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    for x, y, w, h in map(cv2.boundingRect, contours):
         m = max(w, h) // 4
         y0, x0 = max(0, y - m), max(0, x - m)
         ys, xs = slice(y0, y + h + m), slice(x0, x + w + m)
@@ -234,7 +234,10 @@ def _read_cells(p: Prepared, lattice: Lattice, tokens: list[TokenRead]) -> _Cell
     shift = cell_offsets(lattice, p.masks.art)
 
     def look(quad: np.ndarray, around: int = SHIFT) -> TileRead:
-        return read_tile(cut_cell(clean, quad, around), cut_cell(hide, quad, around) > 127)
+        x0, y0 = np.maximum(quad.min(axis=0).astype(int) - around, 0)
+        x1, y1 = quad.max(axis=0).astype(int) + around + 1
+        covered = hide[y0:y1, x0:x1].any()  # most cells hold no token: no mask to cut
+        return read_tile(cut_cell(clean, quad, around), cut_cell(hide, quad, around) > 127 if covered else None)
 
     tiles: dict[tuple[int, int], TileRead] = {}
     entrance = None
