@@ -118,7 +118,8 @@ def read_face(crop: np.ndarray) -> np.ndarray:
             v = crop[dy:dy + CROP, dx:dx + CROP][disc]
             v = v - v.mean()
             views.append(v / max(float(np.linalg.norm(v)), 1e-6))
-    return np.einsum("dak,sk->das", temps, np.array(views)).max(axis=(1, 2))
+    corr = temps.reshape(-1, temps.shape[2]) @ np.array(views).T  # (digit x angle, shift): one product
+    return corr.reshape(temps.shape[0], -1).max(axis=1)
 
 
 def assign(scores: np.ndarray) -> list[tuple[int, float, tuple[tuple[int, float], ...]]]:
