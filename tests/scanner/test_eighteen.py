@@ -7,6 +7,7 @@ import json
 import cv2
 import numpy as np
 import pytest
+from paths import outside_dir
 
 from rules import registry
 from rules.eighteen.neutral import from_neutral
@@ -18,7 +19,6 @@ from scanner.games.eighteen.features import measure
 from scanner.games.eighteen.squares import KINDS, kind_probabilities
 from scanner.grid import find_lattice
 from scanner.load import load_photo
-from tests.paths import outside_dir
 
 OUTSIDE = outside_dir()
 PLANS = OUTSIDE / "18-holes" if OUTSIDE else None
