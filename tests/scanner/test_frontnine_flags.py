@@ -52,3 +52,13 @@ def test_a_face_down_card_beside_the_course_is_set_aside(course):
     assert sorted(result.board["players"][0]["specials"]) == sorted(alone.board["players"][0]["specials"])
     assert not result.flagged
     assert any("no card face" in w for w in result.warnings) and not any("no card face" in w for w in alone.warnings)
+
+
+def test_a_faceless_thing_at_the_end_of_the_chain_is_beside_it():
+    from scanner.games.frontnine import JOIN_MAX_MM, _beside
+
+    card = np.array([[0, 0], [60, 0], [60, 90], [0, 90]], float)
+    exit_point = [np.array([30.0, 0.0])]
+    assert _beside(card, exit_point)
+    assert _beside(card + [0, JOIN_MAX_MM - 1], exit_point)
+    assert not _beside(card + [0, JOIN_MAX_MM + 1], exit_point)

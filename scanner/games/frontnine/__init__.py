@@ -325,6 +325,12 @@ def _exits(read: CardRead, at: Placement, size: tuple[float, float]) -> list[np.
     return [_point(at, size, p) for p in ((size[0] / 2, 0.0), (0.0, 36.0), (size[0], 36.0))]
 
 
+def _beside(quad_mm: np.ndarray, points: list[np.ndarray]) -> bool:
+    """Whether a quadrilateral on the plane reaches within joining distance of any of the points."""
+    contour = quad_mm.astype(np.float32).reshape(-1, 1, 2)
+    return any(cv2.pointPolygonTest(contour, (float(p[0]), float(p[1])), True) > -JOIN_MAX_MM for p in points)
+
+
 def _rect_distance(point: np.ndarray, at: Placement, size: tuple[float, float]) -> float:
     return gap_mm(at, size, Placement(float(point[0]), float(point[1])), (1e-3, 1e-3))
 
@@ -428,6 +434,8 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
     distance = None
     if holes:
         last = poses[1 + order[-1]]
+        if any(_beside(plane.to_plane(r.card.corners), _exits(holes[order[-1]], last, size)) for r in faceless):
+            problems.append("a framed thing showing no card face lies where the chain goes on: is a card missing?")
         distance = gap_mm(poses[0], size, last, size) / float(values()["ball_mm"])
         if abs(distance - MAX_BALLS) < DISTANCE_SURE:
             problems.append(f"within {DISTANCE_SURE} ball of the {MAX_BALLS}-ball limit: it may fall on either side")
