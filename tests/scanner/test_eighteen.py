@@ -7,7 +7,7 @@ import json
 import cv2
 import numpy as np
 import pytest
-from paths import outside_dir
+from paths import REPO, outside_dir
 
 from rules import registry
 from rules.eighteen.neutral import from_neutral
@@ -231,3 +231,16 @@ def test_identical_printed_symbols_are_found_by_a_coarse_look():
     cv2.circle(drawn, (32, 30), 12, 0.9, 2)
     patches = {(0, 0): symbol + noise(), (3, 5): symbol + noise(), (1, 1): drawn + noise(), (2, 2): noise()}
     assert sorted(eighteen._look_alikes(patches)) == [(0, 0), (3, 5)]
+
+
+SETS = sorted((REPO / "fixtures" / "sets").glob("*/*.jpg"))
+
+
+@pytest.mark.parametrize("photo", SETS, ids=lambda p: p.stem)
+def test_course_plans_are_likely_and_other_games_are_not(photo):
+    """Plans far from the camera confirm few grid lines, but their squares are paper; tiles and cards are not."""
+    score = eighteen.likelihood(load_photo(photo).image)
+    if photo.name.startswith("18-holes"):
+        assert score >= 0.6
+    else:
+        assert score < 0.4

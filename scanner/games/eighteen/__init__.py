@@ -49,6 +49,9 @@ TREE_CANOPY = 0.03  # least enclosed paper of a canopy, share of the square
 TREE_OFFSET = 0.05  # least shift of the ink's centre from the canopy's centre (the trunk), share of the side
 
 
+PAPER_SATURATION = 60  # HSV saturation (0-255) below which a bright pixel counts as paper
+
+
 @dataclass(frozen=True)
 class Geometry:
     rectified: Rectified
@@ -310,11 +313,23 @@ def draw_overlay(image: np.ndarray, reads: list[Read], rect: Rectified, lattice:
 
 
 def likelihood(image: np.ndarray) -> float:
-    """How much the photo looks like a course plan: a large, regular grid of squares was found."""
+    """How much the photo looks like a course plan: a large, regular grid of squares, either its lines
+    well confirmed or its squares plain paper (thin lines of a sheet far from the camera confirm poorly,
+    while tiles and cards that happen to line up are coloured)."""
     try:
         geo = find_geometry(image)
     except ScanError:
         return 0.0
     lat = geo.lattice
     squares = lat.rows * lat.cols
-    return float(min(1.0, squares / 50) * lat.line_support)
+    return float(min(1.0, squares / 50) * max(lat.line_support, paper_share(geo)))
+
+
+def paper_share(geo: Geometry) -> float:
+    """Share of the grid's area that is bright and colourless, as paper is: about 0.65-1 on course plans
+    (ours and another printing), at most 0.3 on tiles and cards that a grid was found in."""
+    inside = np.zeros(geo.rectified.image.shape[:2], np.uint8)
+    cv2.fillConvexPoly(inside, np.round(geo.lattice.corners()).astype(np.int32), 1)
+    hsv = cv2.cvtColor(geo.rectified.image, cv2.COLOR_BGR2HSV)[inside > 0].astype(np.float32)
+    bright = hsv[:, 2] > 0.6 * np.percentile(hsv[:, 2], 95)
+    return float(np.mean(bright & (hsv[:, 1] < PAPER_SATURATION)))
