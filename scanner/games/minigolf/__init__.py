@@ -289,6 +289,10 @@ def _scan(image: np.ndarray, setup: dict[str, Any] | None, debug: Debug | None) 
         warnings.append("entrance quarter disc not found; the course is read as photographed")
     else:
         ent_cell, facing, ent_score = cells.entrance
+    # the entrance lies beside the course: a quarter disc read in a gap walled in by tiles is doubtful
+    walled = sum((ent_cell[0] + dr, ent_cell[1] + dc) in cells.tiles for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)))
+    ent_doubt = "entrance not found" if cells.entrance is None else (
+        "entrance read in a gap inside the course: check it" if walled >= 3 else "")
     turns = (4 - FACINGS.index(facing)) % 4  # quarter turns clockwise that make the entrance face SE
 
     placed = {(_turn(rc, turns)): (rc, rd) for rc, rd in cells.tiles.items()}
@@ -314,8 +318,7 @@ def _scan(image: np.ndarray, setup: dict[str, Any] | None, debug: Debug | None) 
         reads.append(Read(f"tiles[{i}]", value, rd.score, flagged, shown.cell_quad(*cell),
                           tuple((f"{a}@{(b + 90 * turns) % 360}", s) for a, b, s in rd.alternatives), note))
     reads.append(Read("entrance", {"row": er - r0, "col": ec - c0, "facing": "SE"}, ent_score,
-                      cells.entrance is None, shown.cell_quad(*ent_cell),
-                      note="entrance not found" if cells.entrance is None else ""))
+                      bool(ent_doubt), shown.cell_quad(*ent_cell), note=ent_doubt))
     token_list = []
     for j, (rc, t) in enumerate(sorted(tok_cells, key=lambda x: x[1].number)):
         token_list.append({"number": t.number, "row": rc[0] - r0, "col": rc[1] - c0})
