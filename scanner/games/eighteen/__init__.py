@@ -50,6 +50,7 @@ TREE_OFFSET = 0.05  # least shift of the ink's centre from the canopy's centre (
 
 
 PAPER_SATURATION = 60  # HSV saturation (0-255) below which a bright pixel counts as paper
+PAPER_PLAN = 0.5  # share of paper in the grid from which it is surely a plan (plans 0.64 and up, others 0.3)
 
 
 @dataclass(frozen=True)
@@ -313,8 +314,8 @@ def draw_overlay(image: np.ndarray, reads: list[Read], rect: Rectified, lattice:
 
 
 def likelihood(image: np.ndarray) -> float:
-    """How much the photo looks like a course plan: a large, regular grid of squares, either its lines
-    well confirmed or its squares plain paper (thin lines of a sheet far from the camera confirm poorly,
+    """How much the photo looks like a course plan: a large, regular grid of squares on paper, its lines
+    well confirmed or its squares plainly paper (thin lines of a sheet far from the camera confirm poorly,
     while tiles and cards that happen to line up are coloured)."""
     try:
         geo = find_geometry(image)
@@ -322,7 +323,8 @@ def likelihood(image: np.ndarray) -> float:
         return 0.0
     lat = geo.lattice
     squares = lat.rows * lat.cols
-    return float(min(1.0, squares / 50) * max(lat.line_support, paper_share(geo)))
+    paper = paper_share(geo)
+    return float(min(1.0, squares / 50) * max(lat.line_support, paper) * min(1.0, paper / PAPER_PLAN))
 
 
 def paper_share(geo: Geometry) -> float:
