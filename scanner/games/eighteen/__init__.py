@@ -328,10 +328,14 @@ def likelihood(image: np.ndarray) -> float:
 
 
 def paper_share(geo: Geometry) -> float:
-    """Share of the grid's area that is bright and colourless, as paper is: about 0.65-1 on course plans
+    """Share of the grid's area that is bright and colourless, as paper is, once the grid's brightest
+    colours are balanced to white (warm or coloured light tints the paper): about 0.65-1 on course plans
     (ours and another printing), at most 0.3 on tiles and cards that a grid was found in."""
     inside = np.zeros(geo.rectified.image.shape[:2], np.uint8)
     cv2.fillConvexPoly(inside, np.round(geo.lattice.corners()).astype(np.int32), 1)
-    hsv = cv2.cvtColor(geo.rectified.image, cv2.COLOR_BGR2HSV)[inside > 0].astype(np.float32)
+    pixels = geo.rectified.image[inside > 0].astype(np.float32)
+    white = np.maximum(np.percentile(pixels, 95, axis=0), 1.0)
+    balanced = np.clip(pixels * (white.mean() / white), 0, 255).astype(np.uint8).reshape(-1, 1, 3)
+    hsv = cv2.cvtColor(balanced, cv2.COLOR_BGR2HSV).reshape(-1, 3).astype(np.float32)
     bright = hsv[:, 2] > 0.6 * np.percentile(hsv[:, 2], 95)
     return float(np.mean(bright & (hsv[:, 1] < PAPER_SATURATION)))
