@@ -246,3 +246,10 @@ def test_course_plans_are_likely_and_other_games_are_not(photo):
         assert score >= 0.6
     else:
         assert score < MIN_LIKELIHOOD
+
+
+def test_a_plan_under_warm_light_is_still_a_plan():
+    """Paper under orange light is tinted; it is judged after balancing the grid's brightest colours."""
+    image = load_photo(next(p for p in SETS if p.name.startswith("18-holes-phone"))).image
+    warm = np.clip(image.astype(np.float32) * [0.55, 0.8, 1.0], 0, 255).astype(np.uint8)  # BGR: less blue
+    assert eighteen.likelihood(warm) >= 0.6
