@@ -214,12 +214,22 @@ from fixtures.cli import fixtures_group  # noqa: E402  (after `fail`, which it u
 main.add_command(fixtures_group)
 
 
+def fresh_photo_options(command):
+    """``--preset``, ``--seed`` and ``--megapixels``: how ``bench`` and ``bench-batch`` make fresh photos."""
+    for option in reversed((
+        click.option("--preset", default="phone", show_default=True, help="Photo preset: flat-scan, phone, hard."),
+        click.option("--seed", type=int, required=True, help="A seed the scanners were never tuned on."),
+        click.option("--megapixels", type=click.FloatRange(min=0.5), default=None,
+                     help="Fixed photo size (default: preset's)."),
+    )):
+        command = option(command)
+    return command
+
+
 @main.command("bench")
 @click.option("--game", type=GAME_CHOICE, required=True)
-@click.option("--preset", default="phone", show_default=True, help="Photo preset: flat-scan, phone, hard.")
+@fresh_photo_options
 @click.option("--n", "count", type=click.IntRange(min=1), default=200, show_default=True, help="Photos to make.")
-@click.option("--seed", type=int, required=True, help="A seed the scanner was never tuned on.")
-@click.option("--megapixels", type=click.FloatRange(min=0.5), default=None, help="Fixed photo size (default: preset's).")
 @click.option("--photos", "photos_dir", type=click.Path(file_okay=False, exists=True),
               help="Measure an existing folder of photos with ground truth instead of making new ones.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
@@ -266,11 +276,9 @@ def bench(game: str, preset: str, count: int, seed: int, megapixels: float | Non
 
 
 @main.command("bench-batch")
-@click.option("--preset", default="phone", show_default=True, help="Photo preset: flat-scan, phone, hard.")
+@fresh_photo_options
 @click.option("--n", "count", type=click.IntRange(min=1), default=100, show_default=True,
               help="Photos to make, equal shares of every game.")
-@click.option("--seed", type=int, required=True, help="A seed the scanners were never tuned on.")
-@click.option("--megapixels", type=click.FloatRange(min=0.5), default=None, help="Fixed photo size (default: preset's).")
 @click.option("--photos", "photos_dir", type=click.Path(file_okay=False, exists=True),
               help="Time an existing folder of photos instead of making new ones.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
