@@ -9,6 +9,7 @@ SE (it sits top-left), so the same course gives the same board however the photo
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -261,6 +262,19 @@ def _read_cells(p: Prepared, lattice: Lattice, tokens: list[TokenRead]) -> _Cell
     return _Cells(tiles, entrance)
 
 
+def entrance_doubt(cell: tuple[int, int], tiles: Collection[tuple[int, int]]) -> str:
+    """Why an entrance read at ``cell`` is doubtful ("" when it is not): the entrance lies beside the course,
+    so a quarter disc read in a gap walled in by tiles on three or four sides is suspect.
+
+    >>> entrance_doubt((0, 0), {(0, 1), (1, 0)})
+    ''
+    >>> entrance_doubt((1, 1), {(0, 1), (1, 0), (1, 2)})
+    'entrance read in a gap inside the course: check it'
+    """
+    walled = sum((cell[0] + dr, cell[1] + dc) in tiles for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)))
+    return "entrance read in a gap inside the course: check it" if walled >= 3 else ""
+
+
 def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | None = None) -> ScanResult:
     """Read the course in ``image`` (BGR, displayed orientation) into a Minigolf Designer board file."""
     # every product here is small: more BLAS threads only spin waiting for each other (three times the time)
@@ -289,10 +303,7 @@ def _scan(image: np.ndarray, setup: dict[str, Any] | None, debug: Debug | None) 
         warnings.append("entrance quarter disc not found; the course is read as photographed")
     else:
         ent_cell, facing, ent_score = cells.entrance
-    # the entrance lies beside the course: a quarter disc read in a gap walled in by tiles is doubtful
-    walled = sum((ent_cell[0] + dr, ent_cell[1] + dc) in cells.tiles for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)))
-    ent_doubt = "entrance not found" if cells.entrance is None else (
-        "entrance read in a gap inside the course: check it" if walled >= 3 else "")
+    ent_doubt = "entrance not found" if cells.entrance is None else entrance_doubt(ent_cell, cells.tiles)
     turns = (4 - FACINGS.index(facing)) % 4  # quarter turns clockwise that make the entrance face SE
 
     placed = {(_turn(rc, turns)): (rc, rd) for rc, rd in cells.tiles.items()}
