@@ -17,7 +17,7 @@ from rules.common import BoardError, GameResult
 from scanner.debug import Debug
 from scanner.errors import ScanError
 from scanner.games import PLUGINS, plugin
-from scanner.load import MAX_PIXELS, LoadedPhoto, load_photo
+from scanner.load import MAX_PIXELS, LoadedPhoto, decode_reduction, load_photo
 from scanner.types import ScanResult
 
 # Below this likelihood no game is recognised in the photo.
@@ -157,7 +157,7 @@ def shrink(photo: LoadedPhoto, max_pixels: int) -> LoadedPhoto:
     True
     """
     width, height = photo.original_size
-    factor = next((f for f in (1, 2, 4, 8) if width * height / f**2 <= max_pixels * 1.5), 8)
+    factor = decode_reduction(width * height, max_pixels)
     width, height = -(-width // factor), -(-height // factor)  # a reduced JPEG decode rounds up
     if width * height > max_pixels:
         fit = (max_pixels / (width * height)) ** 0.5

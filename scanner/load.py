@@ -53,8 +53,7 @@ def load_photo(path: str | Path, max_pixels: int = MAX_PIXELS) -> LoadedPhoto:
     shown_w, shown_h = (height, width) if orientation in (5, 6, 7, 8) else (width, height)
     if min(width, height) < MIN_SIDE:
         raise ScanError(f"{path}: image is too small ({shown_w}x{shown_h} pixels)")
-    # OpenCV decodes JPEG at 1/2, 1/4 or 1/8 size directly: the cheap way to bound time and memory.
-    reduction = next((r for r in (1, 2, 4, 8) if width * height / r**2 <= max_pixels * 1.5), 8)
+    reduction = decode_reduction(width * height, max_pixels)
     bgr = cv2.imdecode(data, _REDUCED[reduction])  # applies the EXIF orientation itself
     if bgr is None:
         bgr = _decode_with_pillow(path)
@@ -62,6 +61,16 @@ def load_photo(path: str | Path, max_pixels: int = MAX_PIXELS) -> LoadedPhoto:
         shrink = (max_pixels / (bgr.shape[0] * bgr.shape[1])) ** 0.5
         bgr = cv2.resize(bgr, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
     return LoadedPhoto(bgr, str(path), (shown_w, shown_h), bgr.shape[1] / shown_w, orientation)
+
+
+def decode_reduction(pixels: int, max_pixels: int) -> int:
+    """The factor (1, 2, 4 or 8) a photo of ``pixels`` is decoded down by for ``max_pixels``: OpenCV decodes
+    JPEG at 1/2, 1/4 or 1/8 size directly, the cheap way to bound time and memory.
+
+    >>> decode_reduction(12_000_000, 3_000_000), decode_reduction(12_000_000, 16_000_000)
+    (2, 1)
+    """
+    return next((r for r in (1, 2, 4, 8) if pixels / r**2 <= max_pixels * 1.5), 8)
 
 
 _REDUCED = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4,
