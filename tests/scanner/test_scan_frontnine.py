@@ -13,6 +13,7 @@ from fixtures.games import frontnine, gnoming
 from fixtures.scene import Component, Scene, scene_bounds_mm
 from golfscan.pipeline import merge_setup
 from rules import registry
+from scanner.cards import refined_panel
 from scanner.errors import ScanError
 from scanner.games import frontnine as scanner
 
@@ -109,7 +110,7 @@ def test_a_panel_edge_is_found_to_a_fraction_of_a_pixel():
         cv2.fillPoly(big, [np.round((quad + 0.5) * up - 0.5).astype(np.int32)], level)
     grey = cv2.GaussianBlur(cv2.resize(big, (260, 320), interpolation=cv2.INTER_AREA).astype(np.float32), (0, 0), 1.0)
     found = panel + np.array([[0.8, 0.8], [-0.8, 0.8], [-0.8, -0.8], [0.8, -0.8]]) + [0.3, 0.0]
-    refined = scanner.refined_panel(grey, found, card)
+    refined = refined_panel(grey, found, card)
     assert np.abs(found - panel).max() > 1.0
     assert np.abs(refined - panel).max() < 0.15
 

@@ -36,9 +36,9 @@ from scanner.cards import (
     CardSpec,
     FoundCard,
     Templates,
-    card_from_panel,
     find_cards,
     rectify_card,
+    refined_card,
     search_cards,
     white_balanced,
 )
@@ -167,72 +167,6 @@ def read_card(image: np.ndarray, card: FoundCard, tpl: Templates | None = None) 
     colour = panel_colour(upright[::-1, ::-1] if turned else upright)
     return CardRead(card.turned() if turned else card, top, float(best[order[0]]), margin, alts,
                     float(shown[order[0], turned]), float(np.abs(colour - face_colour(top)).max()))
-
-
-# ---- corners to a fraction of a pixel --------------------------------------------------------------------
-
-EDGE_REACH_PX = 5.0  # profiles run this far each side of a found panel edge (blur plus the mask's error),
-EDGE_REACH_FRAME = 0.45  # but within this share of the white frame (beyond it lies the table)
-EDGE_MOVE_MAX_PX = 1.5  # the mask's error is well under this; a larger move found some other edge
-EDGE_CONTRAST = 12.0  # grey levels between panel and frame below which an edge profile says nothing
-
-
-def _edge_offsets(grey: np.ndarray, points: np.ndarray, normal: np.ndarray, reach: float) -> np.ndarray:
-    """Where the grey level crosses half way between inside and outside along ``normal`` through each point
-    (px, signed; NaN where the profile shows no clear edge). A symmetric blur keeps that crossing on the
-    edge, where a threshold (the paper mask) moves it with the panel's colour."""
-    s = np.linspace(-reach, reach, 33, dtype=np.float32)
-    xy = (points[:, None, :] + s[None, :, None] * normal).astype(np.float32)
-    prof = cv2.remap(grey, xy[..., 0], xy[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    edge = len(s) // 4
-    inner, outer = np.median(prof[:, :edge], axis=1), np.median(prof[:, -edge:], axis=1)
-    out = np.full(len(points), np.nan)
-    for i, (p, a, b) in enumerate(zip(prof, inner, outer, strict=True)):
-        if abs(b - a) < EDGE_CONTRAST:
-            continue
-        level = (p - (a + b) / 2) * np.sign(b - a)  # rises through 0 at the edge
-        cross = np.flatnonzero((level[:-1] < 0) & (level[1:] >= 0))
-        if len(cross) != 1:
-            continue  # print or a shadow near the edge: no single crossing
-        j = cross[0]
-        out[i] = s[j] + (s[j + 1] - s[j]) * level[j] / (level[j] - level[j + 1])
-    return out
-
-
-def refined_panel(grey: np.ndarray, panel: np.ndarray, card: CardSpec) -> np.ndarray:
-    """A found panel outline (4 corners, first side short) with each side moved onto the panel's edge in
-    ``grey`` (float32); a side with too few clear profiles, or moved too far, stays as found."""
-    centre = panel.mean(axis=0)
-    lines = []
-    for k in range(4):
-        a, b = panel[k], panel[(k + 1) % 4]
-        u = (b - a) / np.linalg.norm(b - a)
-        n = np.array([-u[1], u[0]])
-        n *= np.sign(np.dot(n, a - centre))
-        reach = min(EDGE_REACH_PX, EDGE_REACH_FRAME * card.frame_mm * np.linalg.norm(b - a) / card.panel_mm[k % 2])
-        pts = a + np.linspace(0.15, 0.85, 16)[:, None] * (b - a)  # away from the round corners
-        off = _edge_offsets(grey, pts, n, reach)
-        ok = np.isfinite(off)
-        if ok.sum() >= 6 and np.abs(off[ok] - np.median(off[ok])).max() < min(1.0, reach / 2):
-            pts = pts[ok] + off[ok, None] * n
-            mid = pts.mean(axis=0)
-            w = np.linalg.svd(pts - mid)[2][0]
-            moved = np.abs((np.array([a, b]) - mid) @ np.array([-w[1], w[0]]))
-            if moved.max() < EDGE_MOVE_MAX_PX:  # farther: another edge (a card alongside), not this one
-                a, u = mid, w
-        lines.append((a, u))
-    out = []
-    for k in range(4):
-        (p, u), (q, v) = lines[k - 1], lines[k]
-        t = np.linalg.solve(np.array([u, -v]).T, q - p)
-        out.append(p + t[0] * u)
-    return np.array(out)
-
-
-def refined(grey: np.ndarray, card: FoundCard) -> FoundCard:
-    """The card with its panel's sides moved onto the edges the photo shows (see :func:`refined_panel`)."""
-    panel = refined_panel(grey, card.panel.astype(np.float64), spec())
-    return FoundCard(card_from_panel(panel, spec()), panel, card.area_px)
 
 
 # ---- the table plane -------------------------------------------------------------------------------
@@ -380,7 +314,7 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
     table = {"format": "golfscan/the-front-nine", "version": 1, "players": [p for p in given if "course" in p]}
     search = search_cards(image, spec())
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    found = [refined(grey, card) for card in search.found]  # the mask's edges shift with a panel's colour
+    found = [refined_card(grey, card, spec()) for card in search.found]  # the mask's edges shift with a panel's colour
     if not found:
         raise ScanError("no cards found in the photo (The Front Nine cards: a white frame around a coloured panel)")
     tpl = templates()
