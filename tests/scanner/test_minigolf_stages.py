@@ -1,5 +1,5 @@
 """Minigolf Designer scanner stages on small drawn images: a green table, tiles laid off their cells, a token
-face run into a flag, look-alike tiles."""
+face run into a flag, look-alike tiles, the entrance on tables of any colour."""
 
 from __future__ import annotations
 
@@ -7,10 +7,11 @@ import cv2
 import numpy as np
 import pytest
 
-from scanner.games.minigolf import doubtful
+from fixtures.art.minigolf.pieces import entrance_image
+from scanner.games.minigolf import ENTRANCE_MIN, doubtful
 from scanner.games.minigolf.colour import GRASS_BGR, balance, course_masks, green_table, white_gains
 from scanner.games.minigolf.lattice import TILE_SHARE, Lattice, cell_offsets
-from scanner.games.minigolf.match import INNER, SHIFT, read_tile, references
+from scanner.games.minigolf.match import INNER, SHIFT, SIDE, entrance_score, read_tile, references
 from scanner.games.minigolf.tokens import FACE, PX, find_faces
 
 PATH_BGR = (52, 74, 181)  # printed pathway
@@ -90,3 +91,29 @@ def test_a_look_alike_whose_details_hardly_show_is_a_doubt():
     assert (clear.tile, doubtful(clear)) == ("st04", False)
     faded = read_tile(_cell(0.5 * trees + 0.5 * plain))  # trees half washed out
     assert doubtful(faded)
+
+
+def _on_table(table_bgr: tuple[int, int, int], facing: str | None) -> np.ndarray:
+    """A cell patch of table (with the entrance disc facing ``facing`` on it, or a gap between tiles)."""
+    side = SIDE + 2 * SHIFT
+    patch = np.empty((side, side, 3), np.float32)
+    patch[:] = table_bgr
+    if facing is None:  # a gap: the edges of the tiles on three sides show at the patch's border
+        patch[:, :SHIFT + INNER] = GRASS_BGR
+        patch[:, -SHIFT - INNER:] = GRASS_BGR
+        patch[-SHIFT - INNER:] = GRASS_BGR
+    else:
+        art = entrance_image(SIDE / 60.0, facing=facing)  # 60 mm tiles at SIDE pixels
+        rgb = cv2.cvtColor(art[..., :3], cv2.COLOR_RGB2BGR).astype(np.float32)
+        alpha = art[..., 3:].astype(np.float32) / 255
+        h = art.shape[0]
+        patch[SHIFT:SHIFT + h, SHIFT:SHIFT + h] = rgb * alpha + patch[SHIFT:SHIFT + h, SHIFT:SHIFT + h] * (1 - alpha)
+    noise = np.random.default_rng(1).normal(0, 3, patch.shape)
+    return (patch + noise).clip(0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("table", [(235, 240, 245), (120, 125, 130), (40, 70, 120)])
+def test_the_entrance_is_known_on_any_table_and_a_gap_is_not(table):
+    score, facing = entrance_score(_on_table(table, "NW"))
+    assert (facing, score > ENTRANCE_MIN) == ("NW", True)
+    assert entrance_score(_on_table(table, None))[0] < ENTRANCE_MIN

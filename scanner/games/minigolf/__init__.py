@@ -61,7 +61,8 @@ TILE_PX = 100  # then read it at about this many pixels per tile
 COURSE_TILES = 42  # tiles of a typical finished course (only sets the working resolution)
 FACINGS = ("SE", "SW", "NW", "NE")  # clockwise: one quarter turn of the course moves a facing one step
 TILE_MIN = 0.6  # a cell with little grass holds a tile when it matches one at least this well
-ENTRANCE_MIN = 0.45  # correlation with the entrance art that a cell needs to be the entrance
+ENTRANCE_MIN = 0.7  # correlation with the entrance disc that a cell needs to be the entrance (entrances:
+# 0.88-0.99, gaps and the table beside the course 0.58 at most, on 68 phone photos)
 TOKEN_DOUBT = 0.06  # token reading margin under this is flagged
 MAX_CELLS = 900  # more cells than this: not a course of tiles
 SAMPLE_CELLS = 8  # cells compared when choosing between likely tile counts

@@ -41,6 +41,7 @@ RIVAL_CLOSE = 0.05  # a rival of another meaning this close is aligned on its ow
 INNER = 2  # reference border left out (rounded corners, neighbours' shadows)
 UNKNOWN_BELOW = 0.6  # best correlation under this: not a tile we know (right reads: 1st percentile 0.88;
 # cells of bare table reach 0.53; 680 reads on 16 synthetic photos)
+ENTRANCE_ALPHA = 250  # art alpha from which a pixel counts as on the entrance disc (its rim blends with the table)
 DOUBT_MARGIN = 0.015  # best minus best of another meaning under this: flag (1st percentile of right reads)
 
 
@@ -62,6 +63,7 @@ class References:
     keys: list[tuple[str, int]]  # (tile id, rotation) per reference
     templates: np.ndarray  # (n, SIDE - 2 INNER, SIDE - 2 INNER, 3) float32
     entrance: np.ndarray  # (4, ...) the entrance cell facing SE, SW, NW, NE
+    disc: np.ndarray  # (4, ...) float32 1 on the quarter disc, 0 off it (and on its blurred rim)
 
 
 @lru_cache(maxsize=1)
@@ -72,13 +74,13 @@ def references() -> References:
         for rot in ROTATIONS:
             keys.append((tile_id, rot))
             temps.append(np.rot90(base, k=-(rot // 90))[INNER:SIDE - INNER, INNER:SIDE - INNER])
-    ent = []
+    ent, disc = [], []
     for facing in ("SE", "SW", "NW", "NE"):
         art = entrance_image(2.0, facing=facing)
-        alpha = art[..., 3:4].astype(np.float32) / 255.0
-        flat = art[..., :3] * alpha + 127.0 * (1 - alpha)  # off the disc: a neutral table
-        ent.append(_shrink(flat.astype(np.uint8), SIDE)[INNER:SIDE - INNER, INNER:SIDE - INNER])
-    return References(keys, np.ascontiguousarray(np.stack(temps)), np.stack(ent))
+        ent.append(_shrink(art, SIDE)[INNER:SIDE - INNER, INNER:SIDE - INNER])
+        alpha = cv2.resize(art[..., 3], (SIDE, SIDE), interpolation=cv2.INTER_AREA)[INNER:SIDE - INNER, INNER:SIDE - INNER]
+        disc.append((alpha >= ENTRANCE_ALPHA).astype(np.float32))
+    return References(keys, np.ascontiguousarray(np.stack(temps)), np.stack(ent), np.stack(disc))
 
 
 def cut_cell(image: np.ndarray, quad: np.ndarray, shift: int = SHIFT) -> np.ndarray:
@@ -112,20 +114,18 @@ def _shrunk(x: np.ndarray, k: int) -> np.ndarray:
 
 
 @lru_cache(maxsize=4)
-def _coarse_templates(which: str, k: int) -> np.ndarray:
-    """Templates at 1/``k`` resolution, as zero-mean unit rows."""
-    temps = references().templates if which == "tiles" else references().entrance
-    return _unit_rows(np.stack([_shrunk(t, k) for t in temps])).astype(np.float32)
+def _coarse_templates(k: int) -> np.ndarray:
+    """Tile templates at 1/``k`` resolution, as zero-mean unit rows."""
+    return _unit_rows(_small_templates(k)).astype(np.float32)
 
 
 @lru_cache(maxsize=4)
-def _small_templates(which: str, k: int) -> np.ndarray:
-    """Templates at 1/``k`` resolution, as images."""
-    temps = references().templates if which == "tiles" else references().entrance
-    return np.stack([_shrunk(t, k) for t in temps])
+def _small_templates(k: int) -> np.ndarray:
+    """Tile templates at 1/``k`` resolution, as images."""
+    return np.stack([_shrunk(t, k) for t in references().templates])
 
 
-def _scores(patch: np.ndarray, which: str = "tiles", k: int = 2,
+def _scores(patch: np.ndarray, k: int = 2,
             only: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Best correlation of each template (or of those in ``only``) over all shifts, at 1/``k`` resolution,
     and the shift (full-resolution pixels, template corner in the patch) where it peaks.
@@ -133,14 +133,14 @@ def _scores(patch: np.ndarray, which: str = "tiles", k: int = 2,
     Many templates: one product of all windows with all templates; a few: OpenCV's matching (the same
     correlation, per-channel means taken out) saves normalising every window."""
     small = _shrunk(patch.astype(np.float32), k)
-    n = len(only) if only is not None else len(_small_templates(which, k))
+    n = len(only) if only is not None else len(_small_templates(k))
     if n <= MATCH_ONE_BY_ONE:
-        temps = _small_templates(which, k)
+        temps = _small_templates(k)
         maps = [cv2.matchTemplate(small, t, cv2.TM_CCOEFF_NORMED)
                 for t in (temps if only is None else temps[only])]
         peaks = [cv2.minMaxLoc(m)[1::2] for m in maps]  # (best, where)
         return np.array([p[0] for p in peaks], np.float32), np.array([p[1] for p in peaks], np.float32) * k
-    temps = _coarse_templates(which, k)
+    temps = _coarse_templates(k)
     if only is not None:
         temps = temps[only]
     side = (SIDE - 2 * INNER) // k
@@ -268,7 +268,16 @@ def _details(patch: np.ndarray, best: int, best_warp: np.ndarray, rival: int, se
 
 
 def entrance_score(patch: np.ndarray) -> tuple[float, str]:
-    """How well a cell shows the entrance quarter disc, and its facing."""
-    scores, _ = _scores(patch, "entrance")
+    """How well a cell shows the entrance quarter disc, and its facing: correlation over the disc alone (at
+    half resolution, over all shifts). Off the disc lies the table, of any colour and often as light as the
+    paving: counting it would make a bright table's entrance look unlike the art, and a gap between tiles
+    (dark tile edges around a light table) look like it."""
+    small = _shrunk(patch.astype(np.float32), 2)
+    refs = references()
+    scores = []
+    for art, disc in zip(refs.entrance, refs.disc, strict=True):
+        mask = np.repeat(_shrunk(disc, 2)[..., None] >= 1.0, 3, axis=2).astype(np.float32)
+        found = cv2.matchTemplate(small, _shrunk(art, 2), cv2.TM_CCOEFF_NORMED, mask=mask)
+        scores.append(float(np.nan_to_num(found, nan=-1.0, posinf=-1.0, neginf=-1.0).max()))  # flat: no peak
     k = int(np.argmax(scores))
-    return float(scores[k]), ("SE", "SW", "NW", "NE")[k]
+    return scores[k], ("SE", "SW", "NW", "NE")[k]
