@@ -45,6 +45,20 @@ def test_a_brown_table_is_no_green_table():
     assert not green_table(balance(img, white_gains(img)))
 
 
+def test_the_white_balance_comes_from_the_course_on_a_large_check_cloth():
+    rng = np.random.default_rng(2)
+    img = np.full((600, 800, 3), (235, 240, 240), np.float64)  # white stripes between green checks
+    for y in range(0, 600, 200):
+        for x in range(0, 800, 200):
+            if (y, x) != (200, 400):  # each check larger than the course; one left out for it
+                img[y:y + 160, x:x + 160] = (45, 100, 34)
+    img[240:320, 430:530] = GRASS_BGR  # the course as printed
+    img[272:288, 430:530] = PATH_BGR
+    img += rng.normal(0, 4, img.shape)
+    gains = white_gains(img.clip(0, 255).astype(np.uint8))
+    assert gains == pytest.approx(np.ones(3), abs=0.1)
+
+
 def test_cell_offsets_find_a_tile_laid_off_its_cell():
     px = 100.0
     h = np.array([[px, 0, 50], [0, px, 50], [0, 0, 1]])  # lattice -> pixels: 100 per tile, 50 px margin

@@ -84,16 +84,24 @@ def course_masks(img: np.ndarray, on_green: bool) -> Masks:
     return Masks(m.grass & _printed_hue(img, 3), m.path) if on_green else m  # thin gaps between tiles stay
 
 
-def largest_filled(mask: np.ndarray, close_px: int) -> np.ndarray:
-    """The largest piece of ``mask`` after closing gaps up to ``close_px``, with its holes filled."""
+def largest_filled(mask: np.ndarray, close_px: int, most: np.ndarray | None = None) -> np.ndarray:
+    """The largest piece of ``mask`` after closing gaps up to ``close_px`` (or the piece holding the most
+    ``most`` pixels), with its holes filled."""
     k = max(3, close_px) | 1
     clean = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))  # specks
     closed = cv2.morphologyEx(clean, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
     contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
         raise ScanError("no Minigolf Designer course found (no green tiles in the photo)")
+    if most is None:
+        best = max(contours, key=cv2.contourArea)
+    else:
+        n, labels = cv2.connectedComponents(closed)
+        hits = np.bincount(labels[most & (closed > 0)], minlength=n)
+        y, x = np.argwhere(labels == int(np.argmax(hits[1:])) + 1)[0]
+        best = next(c for c in contours if cv2.pointPolygonTest(c, (float(x), float(y)), False) >= 0)
     out = np.zeros(mask.shape, np.uint8)
-    cv2.drawContours(out, [max(contours, key=cv2.contourArea)], -1, 1, -1)
+    cv2.drawContours(out, [best], -1, 1, -1)
     return out.astype(bool)
 
 
@@ -112,9 +120,12 @@ def white_gains(img: np.ndarray) -> np.ndarray:
     m = classify(img, loose=True)
     if m.grass.sum() < 50:
         return np.ones(3)
-    grass = m.grass & largest_filled(m.grass, max(img.shape[:2]) // 40)  # not specks in a table's shadows
     k = max(3, max(img.shape[:2]) // 100) | 1
-    beside = grass & cv2.dilate(m.path.astype(np.uint8), np.ones((k, k), np.uint8)).astype(bool)
+    near_path = m.grass & cv2.dilate(m.path.astype(np.uint8), np.ones((k, k), np.uint8)).astype(bool)
+    # the piece of green with the most pathway beside it (not specks in a table's shadows; not a green
+    # cloth that may cover more of the photo than the course)
+    grass = m.grass & largest_filled(m.grass, max(img.shape[:2]) // 40, near_path if near_path.any() else None)
+    beside = grass & near_path
     ref = beside if beside.sum() >= 50 else grass
     seen = np.median(img[ref], axis=0).astype(np.float64)
     return GRASS_BGR / np.maximum(seen, 1.0)
