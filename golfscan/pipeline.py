@@ -131,17 +131,28 @@ def load_for_game(path: str | Path, game: str | None = None) -> LoadedPhoto:
     return load_photo(path, max_pixels=max(work_pixels(g) for g in ([game] if game else PLUGINS)))
 
 
-def load_and_detect(path: str | Path, game: str | None = None) -> tuple[str, LoadedPhoto]:
-    """The game (detected when not given) and the photo at its scanner's working size, decoded once.
-
-    Without a game the photo is decoded at the largest size any game needs, the game is detected on that,
-    and the image is then shrunk to the detected game's size: one decode per photo, never one per stage.
+def detect_pixels() -> int:
+    """The size photos are decoded at to detect their game: the smallest any game works at, as every game's
+    likelihood judges a 3 MP photo as it does a 12 MP one, and most photos are then scanned at that very size.
     """
-    photo = load_for_game(path, game)
-    if game is None:
-        game = detect_game(photo.image)
-        photo = shrink(photo, work_pixels(game))
-    return game, photo
+    return min(work_pixels(g) for g in PLUGINS)
+
+
+def load_and_detect(path: str | Path, game: str | None = None) -> tuple[str, LoadedPhoto]:
+    """The game (detected when not given) and the photo at its scanner's working size.
+
+    Without a game the photo is decoded at ``detect_pixels`` and the game detected on that; a game that works
+    at that size (or smaller) scans the same image array, so work its likelihood did is not done again
+    (``scanner.memo``); a game that needs more pixels has the photo decoded again at its size.
+    """
+    if game is not None:
+        return game, load_for_game(path, game)
+    photo = load_photo(path, max_pixels=detect_pixels())
+    game = detect_game(photo.image)
+    wanted = work_pixels(game)
+    if wanted > detect_pixels() and photo.scale < 1.0:
+        return game, load_for_game(path, game)
+    return game, shrink(photo, wanted)
 
 
 def shrink(photo: LoadedPhoto, max_pixels: int) -> LoadedPhoto:

@@ -1,4 +1,4 @@
-"""Game detection and loading: cheapest likelihood first, a sure one ends the search, one decode per photo."""
+"""Game detection and loading: cheapest likelihood first, a sure one ends the search, detected on a small decode."""
 
 from __future__ import annotations
 
@@ -58,12 +58,9 @@ def test_no_likely_game_is_a_scan_error(monkeypatch):
         pipeline.detect_game(IMAGE)
 
 
-def test_detected_photo_is_decoded_once_then_shrunk_to_its_games_size(monkeypatch, tmp_path):
-    photo = tmp_path / "p.jpg"
-    cv2.imwrite(str(photo), np.full((400, 600, 3), 128, np.uint8))
-    fake_plugins(monkeypatch, {"minigolf-designer": 0.1, "18-holes": 0.9},
-                 work={"minigolf-designer": 200_000, "18-holes": 60_000})
-    decoded = []
+def counted_loads(monkeypatch) -> list[int]:
+    """The pixel bound of every decode the pipeline makes, in order."""
+    decoded: list[int] = []
     real_load = pipeline.load_photo
 
     def counting_load(path, max_pixels):
@@ -71,8 +68,36 @@ def test_detected_photo_is_decoded_once_then_shrunk_to_its_games_size(monkeypatc
         return real_load(path, max_pixels=max_pixels)
 
     monkeypatch.setattr(pipeline, "load_photo", counting_load)
+    return decoded
+
+
+def grey_photo(tmp_path):
+    photo = tmp_path / "p.jpg"
+    cv2.imwrite(str(photo), np.full((400, 600, 3), 128, np.uint8))
+    return photo
+
+
+def test_a_game_working_at_the_detection_size_scans_the_image_it_was_detected_on(monkeypatch, tmp_path):
+    photo = grey_photo(tmp_path)
+    fake_plugins(monkeypatch, {"minigolf-designer": 0.1, "18-holes": 0.9},
+                 work={"minigolf-designer": 200_000, "18-holes": 60_000})
+    decoded = counted_loads(monkeypatch)
+    seen = []
+    monkeypatch.setattr(pipeline, "detect_game", lambda image: seen.append(image) or "18-holes")
     game, loaded = pipeline.load_and_detect(photo)
-    assert (game, decoded) == ("18-holes", [200_000])  # one decode, at the largest size any game needs
-    assert loaded.image.shape == (200, 300, 3) and loaded.scale == 0.5  # 18 Holes' size: a half
+    assert (game, decoded) == ("18-holes", [60_000])  # one decode, at the smallest size any game works at
+    assert loaded.image is seen[0]  # the very array: work the likelihood did is reused by the scan
+    assert loaded.image.shape == (200, 300, 3) and loaded.scale == 0.5
     given, direct = pipeline.load_and_detect(photo, "18-holes")
     assert given == "18-holes" and direct.image.shape == loaded.image.shape  # as when the game is given
+
+
+def test_a_game_needing_more_pixels_gets_the_photo_decoded_again_at_its_size(monkeypatch, tmp_path):
+    photo = grey_photo(tmp_path)
+    fake_plugins(monkeypatch, {"minigolf-designer": 0.9, "18-holes": 0.1},
+                 work={"minigolf-designer": 200_000, "18-holes": 60_000})
+    decoded = counted_loads(monkeypatch)
+    game, loaded = pipeline.load_and_detect(photo)
+    assert (game, decoded) == ("minigolf-designer", [60_000, 200_000])
+    given, direct = pipeline.load_and_detect(photo, "minigolf-designer")
+    assert direct.image.shape == loaded.image.shape == (365, 548, 3)  # as when the game is given

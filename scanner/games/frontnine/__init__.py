@@ -33,10 +33,10 @@ from rules.frontnine.catalogue import catalogue, values
 from rules.frontnine.geometry import Placement, corners, gap_mm
 from rules.frontnine.scoring import MAX_BALLS
 from scanner.cards import (
+    CardSearch,
     CardSpec,
     FoundCard,
     Templates,
-    find_cards,
     rectify_card,
     refined_card,
     search_cards,
@@ -44,6 +44,7 @@ from scanner.cards import (
 )
 from scanner.debug import Debug
 from scanner.errors import ScanError
+from scanner.memo import same_image
 from scanner.types import Read, ScanResult
 
 GAME = "the-front-nine"
@@ -65,8 +66,8 @@ READ_MIN = 0.55
 MARGIN_MIN = 0.008
 # The match over the regions where the card shows something: real cards 0.76 and up on phone photos, 0.58
 # and up on hard ones (5th percentile 0.68); a phone in a white case, blank where a sparse special card
-# is blank too, reaches 0.63. Below SHOWN_MIN a read is not trusted; a special card below it is set aside
-# and flagged.
+# is blank too, reaches 0.63. Below SHOWN_MIN a read is not trusted; a special card below it is kept
+# (flagged) only if the middle of its panel has its face's colour (see NOT_A_FACE, COLOUR_GAP).
 SHOWN_MIN = 0.65
 # Things with a light rim showing no card face at all (a face-down card, a phone, a cup, a die) match below
 # 0.13 over the regions where a card shows something; real cards, even misread on hard photos, 0.31 and up.
@@ -76,6 +77,9 @@ NOT_A_FACE = 0.2
 # face-down cards that read as a sparse special card (unsure) differ by 0.24 to 0.71.
 COLOUR_BOX_MM = (10.0, 30.0, 53.0, 78.0)
 COLOUR_GAP = 0.2
+# A card found whole is its size on the plane to a few per cent; a faceless thing as close to it is a card
+# lying face down, set aside. Any other faceless thing may be a card whose outline was found wrong.
+FACE_DOWN_FIT = 0.1
 DISTANCE_SURE = 0.25  # balls: a distance this close to the last scoring ball may lie on either side of it
 DISTANCE_RIGHT = 0.25  # balls: the bench counts a distance this close to the truth as read right
 JOIN_MAX_MM = 20.0  # a tee farther than this from the previous flag exit: the chain is broken there
@@ -198,11 +202,11 @@ class Plane:
         return _to_plane(self.homography, _undistort(points, self.centre, self.radius, self.k1))
 
     def card_shaped(self, quad: np.ndarray, size: tuple[float, float], tolerance: float = 0.25) -> bool:
-        """Whether a quadrilateral of the photo is a card of ``size`` on this plane (not a coaster, a box)."""
+        """Whether a quadrilateral of the photo is a card of ``size`` on this plane (not a coaster, a box):
+        each side within ``tolerance`` (a share) of the card's."""
         mm = self.to_plane(quad)
         sides = np.linalg.norm(mm - np.roll(mm, -1, axis=0), axis=1)
-        return bool(abs((sides[0] + sides[2]) / 2 / size[0] - 1) < tolerance
-                    and abs((sides[1] + sides[3]) / 2 / size[1] - 1) < tolerance)
+        return bool((np.abs(sides / np.tile(size, 2) - 1) < tolerance).all())
 
 
 def fit_plane(photo_corners: list[np.ndarray], size: tuple[float, float], shape: tuple[int, ...]) -> Plane:
@@ -312,7 +316,7 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
     if any(p.get("name") == name for k, p in enumerate(given) if k != slot):
         raise ScanError(f"player {name!r} is already in the table; name this photo's player differently")
     table = {"format": "golfscan/the-front-nine", "version": 1, "players": [p for p in given if "course" in p]}
-    search = search_cards(image, spec())
+    search = photo_cards(image)
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
     found = [refined_card(grey, card, spec()) for card in search.found]  # the mask's edges shift with a panel's colour
     if not found:
@@ -337,17 +341,19 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
             r = read_card(image, r.card.quarter_turned(spec()), tpl)  # the short sides were the other two?
         (shaped if plane.card_shaped(r.card.corners, size) else odd).append(r)
     warnings = []
-    # a thing showing nothing of any card face (a face-down card, a phone, a cup, a die) is ignored; a card
-    # seen badly or in part still shows some of its face, and is reported below
+    # a thing showing nothing of any card face is ignored: a card lying face down, with a warning; anything
+    # else (a phone, or a card whose outline was found wrong: too large, too small, askew) is reported below.
+    # A card seen badly or in part still shows some of its face.
     faceless = [r for r in shaped + odd if r.faceless]
-    if faceless:
-        warnings.append(f"{len(faceless)} framed thing(s) showing no card face ignored")
+    face_down = [r for r in faceless if plane.card_shaped(r.card.corners, size, FACE_DOWN_FIT)]
+    if face_down:
+        warnings.append(f"{len(face_down)} card-sized thing(s) showing no card face (face down?) ignored")
+    odd = [r for r in odd if not r.faceless] + [r for r in faceless if not any(r is d for d in face_down)]
     shaped = [r for r in shaped if not r.faceless]
-    odd = [r for r in odd if not r.faceless]
     holes = core + [r for r in shaped if r.kind == "course"]
-    # a special card is kept if it shows what a card shows (perhaps not which one); else it is set aside
-    specials = [r for r in shaped if r.kind == "special" and r.shown >= SHOWN_MIN]
-    odd += [r for r in shaped if r.kind == "special" and r.shown < SHOWN_MIN]
+    # a special card is kept if it shows what a card shows, or, shown poorly (far away, blurred), the colour
+    # of the card it reads as; it is flagged unless read surely (see CardRead.trusted)
+    specials = [r for r in shaped if r.kind == "special"]
     plane = fit_plane([club.card.corners] + [r.card.corners for r in holes], size, image.shape)
     poses, misfit = plane.poses, plane.misfit
     order, problems = chain(poses[0], [(r, p) for r, p in zip(holes, poses[1:], strict=True)], size)
@@ -379,8 +385,9 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
         out_reads.append(Read(f"{place}.distance_balls", round(distance, 2), 1.0 if sure else 0.5, not sure,
                               None, (), note))
     for r in odd:  # most are things on the table, but a card seen badly must not vanish unnoticed
+        what = "showing no card face" if r.faceless else "not read as a card"
         out_reads.append(Read(f"{place}.specials", None, 0.0, True, r.card.corners, (),
-                              "a card-sized shape not read as a card: ignored; is a card missing?"))
+                              f"a framed shape {what}: ignored; is a card missing?"))
     for outline in search.loose:  # a card found by nobody would go missing without a word
         out_reads.append(Read(f"{place}.specials", None, 0.0, True, outline, (),
                               "a framed region of card size not read as a card (covered or seen badly): "
@@ -414,10 +421,16 @@ def draw_overlay(image: np.ndarray, club: CardRead, reads: list[Read]) -> np.nda
     return out
 
 
+@same_image
+def photo_cards(image: np.ndarray) -> CardSearch:
+    """The card search of a photo, done once for its likelihood and its scan."""
+    return search_cards(image, spec())
+
+
 def likelihood(image: np.ndarray) -> float:
     """How much the photo looks like a Front Nine course: the share of card shapes read as our cards, at
     least four of them, a club house among them."""
-    found = find_cards(image, spec())
+    found = photo_cards(image).found
     if not found:
         return 0.0
     tpl = templates()

@@ -27,6 +27,7 @@ from fixtures.art.gnoming import CARD_MM, DEFAULT_STYLE, FACES, render_face
 from scanner.cards import CardSpec, FoundCard, Templates, find_cards, rectify_card
 from scanner.debug import Debug
 from scanner.errors import ScanError
+from scanner.memo import same_image
 from scanner.types import Read, ScanResult
 
 GAME = "gnoming-a-round"
@@ -198,7 +199,7 @@ def _seating(grids: list[GridRead]) -> list[GridRead]:
 def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | None = None) -> ScanResult:
     """Read one round: every grid in the photo."""
     setup = setup or {}
-    found = find_cards(image, SPEC)
+    found = photo_cards(image)
     if not found:
         raise ScanError("no cards found in the photo (Gnoming A Round cards: a white frame around a coloured panel)")
     tpl = templates()
@@ -271,10 +272,16 @@ def draw_overlay(image: np.ndarray, reads: list[Read], grids: list[GridRead], na
     return out
 
 
+@same_image
+def photo_cards(image: np.ndarray) -> list[FoundCard]:
+    """The cards found in a photo, once for its likelihood and its scan."""
+    return find_cards(image, SPEC)
+
+
 def likelihood(image: np.ndarray) -> float:
     """How much the photo looks like Gnoming grids: the share of card-like shapes that read as our faces."""
     try:
-        found = find_cards(image, SPEC)
+        found = photo_cards(image)
     except ScanError:
         return 0.0
     if not found:
