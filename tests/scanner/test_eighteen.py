@@ -253,3 +253,26 @@ def test_a_plan_under_warm_light_is_still_a_plan():
     image = load_photo(next(p for p in SETS if p.name.startswith("18-holes-phone"))).image
     warm = np.clip(image.astype(np.float32) * [0.55, 0.8, 1.0], 0, 255).astype(np.uint8)  # BGR: less blue
     assert eighteen.likelihood(warm) >= 0.6
+
+
+def _digit_patch(text: str) -> np.ndarray:
+    patch = np.zeros((40, 30), np.uint8)
+    cv2.putText(patch, text, (3, 33), cv2.FONT_HERSHEY_SIMPLEX, 1.1, 1, 3)
+    return patch
+
+
+def test_a_part_of_the_digit_read_as_another_par_does_not_put_it_in_doubt():
+    """Pieces that share ink with the chosen one are other cuts of the same mark, not a rival digit;
+    a separate piece read as another par is."""
+    from scanner.games.eighteen.digits import Candidate
+    from scanner.games.eighteen.plan import read_par
+
+    three = Candidate(_digit_patch("3"), (0.2, 0.2), (10, 10))
+    part = Candidate(three.patch[:20], (0.2, 0.15), (10, 10))
+    apart = Candidate(three.patch[:20], (0.8, 0.8), (70, 70))
+    probs = np.zeros((2, 4, 4))
+    probs[0, :, 0] = 0.95  # the whole read as 3, its part as 4
+    probs[1, :, 1] = 0.9
+    assert read_par([three, part], probs, 0).confidence > 0.5
+    assert read_par([three, apart], probs, 0).confidence < 0.5
+

@@ -40,7 +40,7 @@ BORDER = 0.04  # how near the border line (share of the side) a stub starts
 GAP = 0.05  # pieces closer than this share of the side may belong to one digit
 MIN_TALL, MAX_TALL, MAX_WIDE = 0.1, 0.5, 0.45  # a candidate's size, shares of the side
 MIN_AREA = 0.004  # least ink of a candidate, share of the square
-MAX_CANDIDATES = 6  # the largest ones are read (each costs four readings)
+MAX_CANDIDATES = 20  # the largest ones are read (each costs four readings): a shaded square breaks into many pieces
 CORE = 0.5  # share of the typical stroke strength that counts as ink in the crop
 RING_HOLE = 0.015  # least enclosed paper of a ring drawn round a digit, share of the square
 

@@ -97,9 +97,10 @@ def read_par(cands: list[Candidate], probs: np.ndarray, turns: int) -> DigitRead
     p = upright[best]
     order = np.argsort(-p[:3])
     value = PAR[LABELS[order[0]]]
-    # another piece of the square read as another par puts the digit itself in doubt
-    rivals = np.delete(upright[:, :3], best, axis=0)
-    rival = float(np.delete(rivals, order[0], axis=1).max()) if len(rivals) else 0.0
+    # another piece of the square read as another par puts the digit itself in doubt; pieces that share
+    # ink with the chosen one are other cuts of the same mark (a part of it, or it with a neighbour)
+    apart = [i for i, c in enumerate(cands) if i != best and not overlaps(c, cands[best])]
+    rival = float(np.delete(upright[apart, :3], order[0], axis=1).max()) if apart else 0.0
     confidence = float(p[order[0]]) * (1.0 - rival)
     if confidence >= PAR_REJECT and not steady(cands[best].patch, turns):
         confidence = min(confidence, UNSTEADY)
@@ -110,6 +111,13 @@ def read_par(cands: list[Candidate], probs: np.ndarray, turns: int) -> DigitRead
         return DigitRead(None, confidence, cands[best].centre, ((value, confidence),) + alternatives,
                          cands[best].patch, digit_like, others)
     return DigitRead(value, confidence, cands[best].centre, alternatives, cands[best].patch, digit_like, others)
+
+
+def overlaps(a: Candidate, b: Candidate) -> bool:
+    """Whether two candidates' boxes share pixels (both cut from the same crop)."""
+    (ax, ay), (bx, by) = a.origin, b.origin
+    return (ax < bx + b.patch.shape[1] and bx < ax + a.patch.shape[1]
+            and ay < by + b.patch.shape[0] and by < ay + a.patch.shape[0])
 
 
 def half_of(diagonal: int, centre: tuple[float, float]) -> int:
