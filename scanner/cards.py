@@ -76,14 +76,30 @@ class FoundCard:
         return draw_polygon(image, self.corners, color, max(2, image.shape[1] // 500))
 
 
+def paper_white(pixels: np.ndarray) -> np.ndarray:
+    """The colour of white paper among ``pixels`` (n, 3), as the light shows it: the median of the brightest
+    few (0.5 %), brightness counted down by saturation. A yellow panel in a lamp's spot can outshine the
+    paper; taken for white, it would make the paper look blue, too coloured to count as paper.
+
+    >>> paper = np.tile([[124.0, 140.0, 148.0]], (40, 1))
+    >>> yellow = np.tile([[128.0, 212.0, 236.0]], (20, 1))
+    >>> table = np.tile([[30.0, 40.0, 50.0]], (4000, 1))
+    >>> paper_white(np.concatenate([paper, yellow, table])).tolist()
+    [125.0, 141.0, 149.0]
+    """
+    b, g, r = pixels.T  # (numpy's max over a 3-long axis is slow)
+    low, high = np.minimum(np.minimum(b, g), r), np.maximum(np.maximum(b, g), r)
+    whiteness = (b + g + r) * (low / np.maximum(high, 1.0)) ** 2
+    return np.median(pixels[whiteness >= np.percentile(whiteness, 99.5)], axis=0) + 1.0
+
+
 def paper_mask(image: np.ndarray) -> np.ndarray:
     """uint8 mask of white card stock: bright relative to its surroundings and unsaturated.
 
     Computed in 8 bits throughout (a photo of several megapixels: float planes would cost several times
     as much); the white balance saturates at 255, which only makes white whiter."""
     sample = image[::4, ::4].reshape(-1, 3).astype(np.float32)  # a sixteenth of the pixels: plenty
-    lum = sample.sum(axis=1)
-    white = np.median(sample[lum >= np.percentile(lum, 99.5)], axis=0) + 1.0
+    white = paper_white(sample)
     gains = white.mean() / white  # white balance on the brightest surfaces
     balanced = cv2.transform(image, np.diag(gains).astype(np.float32))
     b, g, r = cv2.split(balanced)  # (OpenCV's per-pixel max/min: numpy's over a 3-long axis is slow)
@@ -105,12 +121,39 @@ def _fit_line(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.array([x0, y0]), np.array([vx, vy])
 
 
+SIDE_SAMPLES = 24  # candidate points per side for the consensus line
+
+
+def _side_line(pts: np.ndarray, tolerance: float = 2.0) -> tuple[np.ndarray, np.ndarray] | None:
+    """The straight side among outline points (in order along it): the line through two of them that most
+    points lie close to (within ``tolerance`` px, the closer the more each counts), refitted to those. A
+    picture touching the frame notches the side over part of its length; a least-squares line, even a
+    robust one, tilts towards the notch, the line most points agree on does not.
+
+    >>> xs = np.arange(100.0)
+    >>> side = np.c_[xs, np.where(xs > 55, -8.0, 0.0)]  # a notch 8 px deep over 44 % of the side
+    >>> p, u = _side_line(side.astype(np.float32))
+    >>> round(abs(float(u[1])), 3), round(float(p[1]), 1)
+    (0.0, 0.0)
+    """
+    picks = pts[np.linspace(0, len(pts) - 1, min(SIDE_SAMPLES, len(pts))).astype(int)]
+    i, j = np.triu_indices(len(picks), k=len(picks) // 4 or 1)  # pairs far enough apart to set a direction
+    d = picks[j] - picks[i]
+    n = np.c_[-d[:, 1], d[:, 0]] / np.maximum(np.linalg.norm(d, axis=1), 1e-6)[:, None]
+    dist = np.abs(np.einsum("kpc,kc->kp", pts[None, :, :] - picks[i][:, None, :], n))
+    closeness = np.maximum(0.0, 1.0 - (dist / tolerance) ** 2)  # points right on a line count most
+    support = dist[int(np.argmax(closeness.sum(axis=1)))] < tolerance
+    if support.sum() < 5:
+        return None
+    return _fit_line(pts[support])
+
+
 def _fit_quad(contour: np.ndarray) -> np.ndarray | None:
     """Four robust lines through a hole's outline -> its corners (in order around it).
 
     Each side takes the outline points near the matching side of the outline's bounding rectangle, away
-    from the round corners; a second pass keeps the points near the first line (perspective makes the
-    sides converge, so the rectangle's sides are only a first guess)."""
+    from the round corners, and the line most of them agree on is fitted (:func:`_side_line`; perspective
+    makes the sides converge, so the rectangle's sides are only a first guess)."""
     pts = contour.reshape(-1, 2).astype(np.float32)
     rect = cv2.boxPoints(cv2.minAreaRect(pts))
     centre = rect.mean(axis=0)
@@ -125,11 +168,11 @@ def _fit_quad(contour: np.ndarray) -> np.ndarray | None:
         near = span & (np.abs((pts - a) @ n) < 0.1 * side.min() + 2.0)
         if near.sum() < 5:
             return None
-        p, u = _fit_line(pts[near])
-        near = span & (np.abs((pts - p) @ np.array([-u[1], u[0]])) < 2.0)
-        if near.sum() < 5:
+        order = np.argsort(t[near])
+        line = _side_line(pts[near][order])
+        if line is None:
             return None
-        p, u = _fit_line(pts[near])
+        p, u = line
         # the outline runs through the hole's edge pixel centres: its true edge is half a pixel further out
         out = np.array([-u[1], u[0]])
         out *= np.sign(np.dot(out, p - centre))
@@ -276,7 +319,8 @@ def search_cards(image: np.ndarray, spec: CardSpec, min_fraction: float = 2e-4) 
             ratio = (sides[0] + sides[2]) / max(sides[1] + sides[3], 1e-6)
             quad_area = abs(cv2.contourArea(quad))
             # a wide range of side ratios: a steep view foreshortens one side
-            if 0.5 * aspect < ratio < 1.6 * aspect and 0.85 < hull_area / max(quad_area, 1e-6) < 1.1:
+            if (0.5 * aspect < ratio < 1.6 * aspect and 0.85 < hull_area / max(quad_area, 1e-6) < 1.1
+                    and _framed(small, quad, spec)):
                 panel = (quad + 0.5) / scale - 0.5
                 found.append(FoundCard(card_from_panel(panel, spec), panel, quad_area / scale**2))
                 continue
@@ -288,12 +332,45 @@ def search_cards(image: np.ndarray, spec: CardSpec, min_fraction: float = 2e-4) 
         areas = sorted((c.area_px for c in found), reverse=True)
         typical = areas[min(2, len(areas) - 1)]
         found = [c for c in found if c.area_px > 0.15 * typical]
-        loose = [p for p in loose if 0.3 * typical < cv2.contourArea(p.astype(np.float32)) < 3 * typical]
+        loose = [p for p in loose if 0.2 * typical < cv2.contourArea(p.astype(np.float32)) < 3 * typical]
     kept: list[FoundCard] = []
     for card in sorted(found, key=lambda c: -c.area_px):  # a hole inside a card found already is its picture
         if not any(_inside(card.centre, k.corners) for k in kept):
             kept.append(card)
     return CardSearch(kept, [p for p in loose if not any(_inside(p.mean(axis=0), k.corners) for k in kept)])
+
+
+FRAME_CONTRAST = 20.0  # levels (largest channel) between a panel and its frame: a printed card shows more
+
+
+def _framed(image: np.ndarray, quad: np.ndarray, spec: CardSpec) -> bool:
+    """Whether a panel outline (first side short) has a frame: along at least three of its sides the colour
+    just outside differs from the colour just inside. A dark table far from any card can pass as paper
+    (nothing brighter nearby), leaving a hole around a whole card; its outline lies in the table, the
+    same colour on both sides.
+
+    >>> img = np.full((300, 300, 3), 60, np.uint8)
+    >>> _ = cv2.rectangle(img, (100, 80), (190, 210), (245, 245, 245), -1)
+    >>> _ = cv2.rectangle(img, (107, 87), (183, 203), (150, 60, 140), -1)
+    >>> spec = CardSpec((63.0, 88.0), 4.0)
+    >>> _framed(img, np.float32([[107, 87], [183, 87], [183, 203], [107, 203]]), spec)
+    True
+    >>> _framed(img, np.float32([[60, 40], [230, 40], [230, 250], [60, 250]]), spec)
+    False
+    """
+    centre = quad.mean(axis=0)
+    sides = 0
+    for k in range(4):
+        a, b = quad[k], quad[(k + 1) % 4]
+        n = np.array([-(b - a)[1], (b - a)[0]]) / max(float(np.linalg.norm(b - a)), 1e-6)
+        n *= np.sign(np.dot(n, a - centre))
+        step = max(1.0, 0.5 * spec.frame_mm * float(np.linalg.norm(b - a)) / spec.panel_mm[k % 2])
+        pts = a + np.linspace(0.15, 0.85, 12)[:, None] * (b - a)
+        xy = np.concatenate([pts - step * n, pts + step * n]).astype(np.float32)
+        colours = cv2.remap(image, xy[:, 0], xy[:, 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        colours = colours.reshape(2, len(pts), 3).astype(np.float32).mean(axis=1)
+        sides += float(np.abs(colours[0] - colours[1]).max()) > FRAME_CONTRAST
+    return sides >= 3
 
 
 def _inside(point: np.ndarray, polygon: np.ndarray) -> bool:

@@ -34,3 +34,24 @@ def test_a_card_partly_covered_by_paper_is_a_loose_region():
     (loose,) = search.loose
     x, y, w, h = cv2.boundingRect(loose.astype(np.float32))
     assert 405 <= x <= 410 and 105 <= y <= 110 and x + w > 500 and y + h > 250  # the covered card's panel
+
+
+def test_a_picture_touching_the_frame_does_not_tilt_the_side_it_touches():
+    img = _two_cards()[:, :350].copy()
+    cv2.rectangle(img, (209, 190), (217, 267), WHITE, -1)  # a picture touching the frame, along half of it
+    (card,) = search_cards(img, SPEC).found
+    corners = card.corners if card.corners[0, 1] < 200 else card.turned().corners
+    assert np.abs(corners - [[100, 100], [226, 100], [226, 276], [100, 276]]).max() < 1.0
+
+
+def test_a_card_alone_on_a_dark_table_is_found_by_its_own_frame():
+    # far from the cards the dark grey table is the brightest thing around and passes for paper, leaving
+    # a card-shaped hole in the paper around a card lying alone: its outline has table on both sides
+    img = np.full((1200, 1600, 3), (56, 60, 67), np.uint8)
+    for x0, y0 in ((100, 100), (226, 100), (352, 100), (1100, 700)):
+        cv2.rectangle(img, (x0, y0), (x0 + 125, y0 + 175), WHITE, -1)
+        cv2.rectangle(img, (x0 + 8, y0 + 8), (x0 + 117, y0 + 167), (150, 60, 140), -1)
+    alone = [c for c in search_cards(img, SPEC).found if c.centre[0] > 800]
+    assert len(alone) == 1
+    corners = alone[0].corners if alone[0].corners[0, 1] < 800 else alone[0].turned().corners
+    assert np.abs(corners - [[1100, 700], [1226, 700], [1226, 876], [1100, 876]]).max() < 1.0
