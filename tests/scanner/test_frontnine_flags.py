@@ -1,5 +1,6 @@
 """The Front Nine scanner's review flags: a distance at the last scoring ball is flagged; a face-down card
-beside the course is set aside with a warning, not flagged and not read as a card."""
+beside the course is set aside with a warning, not flagged and not read as a card; a framed thing showing
+no card face but not of a card's size is flagged (it may be a card whose outline was found wrong)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from flatphoto import flat_photo
 
 from fixtures.clutter import make_item
 from fixtures.games import frontnine
-from fixtures.scene import Scene, scene_bounds_mm
+from fixtures.scene import Component, Scene, scene_bounds_mm
 from rules.frontnine.scoring import MAX_BALLS
 from scanner.games import frontnine as scanner
 
@@ -62,3 +63,18 @@ def test_a_faceless_thing_at_the_end_of_the_chain_is_beside_it():
     assert _beside(card, exit_point)
     assert _beside(card + [0, JOIN_MAX_MM - 1], exit_point)
     assert not _beside(card + [0, JOIN_MAX_MM + 1], exit_point)
+
+
+def test_a_faceless_thing_not_of_a_cards_size_is_flagged(course):
+    board, scene, photo = course
+    lo, _ = scene_bounds_mm(scene)
+    img = np.zeros((126 * 4, 90 * 4, 4), np.uint8)  # card-like, but 1.4 times a card's size
+    img[...] = (240, 240, 240, 255)
+    img[16:-16, 16:-16, :3] = (30, 30, 36)
+    thing = Component(img, 4.0, (float(lo[0]) - 80.0, float(lo[1]) + 80.0), 10.0)
+    alone = scanner.scan(photo.image)
+    result = scanner.scan(flat_photo(Scene(scene.components + [thing]), PPM).image)
+    assert result.board["players"][0]["course"] == alone.board["players"][0]["course"]
+    assert sorted(result.board["players"][0]["specials"]) == sorted(alone.board["players"][0]["specials"])
+    flags = [r for r in result.reads if r.flagged and "no card face" in r.note]
+    assert len(flags) == 1 and not any(r.flagged and "no card face" in r.note for r in alone.reads)
