@@ -52,6 +52,7 @@ from scanner.games.minigolf.match import (
 )
 from scanner.games.minigolf.tokens import FACE, RADIUS, TokenRead, read_tokens
 from scanner.locate import downscale
+from scanner.memo import same_image
 from scanner.types import Read, ScanResult
 
 GAME = "minigolf-designer"
@@ -68,6 +69,9 @@ MAX_CELLS = 900  # more cells than this: not a course of tiles
 SAMPLE_CELLS = 8  # cells compared when choosing between likely tile counts
 GOOD_LATTICE = 0.8  # sampled cells matching tiles this well on average: the lattice (right ones: 0.83-0.94, the
 # runner-up count 0.60-0.87, on 32 phone photos)
+# Courses' photos show this much green and red and more (0.11 and up); most other games' photos less,
+# and they are spared the search for a lattice of tiles.
+LATTICE_LOOK = 0.05
 FLAG_BELOW = 0.85  # tile reading score under this is a weak look (about the 1st percentile of right reads)
 CLEAR_MARGIN = 0.2  # a weak look still stands when no tile of another meaning comes this close: worn or
 # shaded art lowers every score alike (right weak reads here: margins 0.28-0.53), a doubt between look-alikes
@@ -135,7 +139,9 @@ def prepare(image: np.ndarray) -> Prepared:
 
 
 def likelihood(image: np.ndarray) -> float:
-    """0..1: a green area with red paths running over it, covering a fair part of the photo."""
+    """0..1: a green area with red paths running over it, covering a fair part of the photo; at least
+    ``GOOD_LATTICE`` once the cells of a lattice laid over it match catalogue tiles that well (a course
+    photographed small has little green, yet its tiles are plain: other games' photos have no such lattice)."""
     small, _ = downscale(image, 400)
     m = classify(balance(small))
     grass = float(m.grass.mean())
@@ -143,7 +149,14 @@ def likelihood(image: np.ndarray) -> float:
         return 0.0
     region = largest_filled(m.grass, max(small.shape[:2]) // 40)
     path = float((m.path & region).sum()) / max(float(region.sum()), 1.0)
-    return float(min(1.0, grass / 0.15) * min(1.0, path / 0.08))
+    coloured = float(min(1.0, grass / 0.15) * min(1.0, path / 0.08))
+    if coloured < LATTICE_LOOK:
+        return coloured
+    try:
+        tiles = course_lattice(image)[2]  # kept for the scan
+    except ScanError:
+        return coloured
+    return max(coloured, tiles) if tiles >= GOOD_LATTICE else coloured
 
 
 def _cover(p: Prepared, lattice: Lattice) -> tuple[np.ndarray, np.ndarray]:
@@ -181,10 +194,10 @@ def _inpainted(img: np.ndarray, hide: np.ndarray) -> np.ndarray:
     return out
 
 
-def _best_lattice(p: Prepared, quad: np.ndarray, options: list[tuple[int, int]]) -> Lattice:
+def _best_lattice(p: Prepared, quad: np.ndarray, options: list[tuple[int, int]]) -> tuple[Lattice, float]:
     """Of the likely tile counts, the lattice whose grassy cells look most like catalogue tiles (a count off
     by a factor cuts cells across tiles, and nothing matches them well), or the first that looks like tiles
-    at ``GOOD_LATTICE``."""
+    at ``GOOD_LATTICE``; with how well its cells match tiles."""
     options = [o for o in options if o[0] * o[1] <= MAX_CELLS]
     if not options:
         raise ScanError("no Minigolf Designer course found (the green area has no tile lattice)")
@@ -200,7 +213,17 @@ def _best_lattice(p: Prepared, quad: np.ndarray, options: list[tuple[int, int]])
             best, best_score = lattice, score
         if score >= GOOD_LATTICE:  # the likeliest counts come first: cells this like tiles settle it
             break
-    return best
+    return best, best_score
+
+
+@same_image
+def course_lattice(image: np.ndarray) -> tuple[Prepared, Lattice, float]:
+    """The course prepared and its tile lattice, with how well its cells match tiles (``_best_lattice``):
+    found once for the photo's likelihood and its scan."""
+    with threadpool_limits(limits=1, user_api="blas"):
+        p = prepare(image)
+        quad = boundary_quad(p.region)
+        return (p, *_best_lattice(p, quad, tile_counts(quad, p.masks.path, p.masks.art)))
 
 
 def doubtful(rd: TileRead) -> bool:
@@ -284,9 +307,7 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
 
 
 def _scan(image: np.ndarray, setup: dict[str, Any] | None, debug: Debug | None) -> ScanResult:
-    p = prepare(image)
-    quad = boundary_quad(p.region)
-    lattice = _best_lattice(p, quad, tile_counts(quad, p.masks.path, p.masks.art))
+    p, lattice, _ = course_lattice(image)
     rows, cols = lattice.rows, lattice.cols
     a = np.array([[1 / p.scale, 0, 0.5 / p.scale - 0.5 + p.offset[0]],
                   [0, 1 / p.scale, 0.5 / p.scale - 0.5 + p.offset[1]], [0, 0, 1]])
