@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
 from scanner.errors import ScanError
-from scanner.games import frontnine, gnoming
+from scanner.games import eighteen, frontnine, gnoming
 from scanner.memo import same_image
 
 
@@ -41,13 +42,38 @@ def test_a_step_that_fails_is_tried_again():
     assert len(calls) == 2
 
 
-@pytest.mark.parametrize("plugin", [gnoming, frontnine])
-def test_card_games_search_a_photo_once_for_likelihood_and_scan(plugin, monkeypatch):
-    searched = []
-    real = plugin.photo_cards.__wrapped__
-    monkeypatch.setattr(plugin, "photo_cards", same_image(lambda image: searched.append(1) or real(image)))
+def counting(monkeypatch, module, name: str) -> list[int]:
+    """Count the calls of ``module.name`` (the step a plugin's remembered helper runs)."""
+    calls: list[int] = []
+    real = getattr(module, name)
+    monkeypatch.setattr(module, name, lambda *args: calls.append(1) or real(*args))
+    return calls
+
+
+@pytest.mark.parametrize(("plugin", "step"), [(gnoming, "find_cards"), (frontnine, "search_cards")])
+def test_card_games_search_a_photo_once_for_likelihood_and_scan(plugin, step, monkeypatch):
+    searched = counting(monkeypatch, plugin, step)
     image = np.full((300, 400, 3), 90, np.uint8)  # a plain table: no cards
     assert plugin.likelihood(image) == 0.0
     with pytest.raises(ScanError, match="no cards"):
         plugin.scan(image)
     assert len(searched) == 1
+
+
+def blank_plan() -> np.ndarray:
+    """A blank 8 x 12 plan: black grid lines on white paper, on a dark table."""
+    image = np.full((560, 760, 3), (40, 45, 50), np.uint8)
+    image[60:-60, 60:-60] = 250
+    for k in range(13):
+        cv2.line(image, (80 + 50 * k, 80), (80 + 50 * k, 480), (20, 20, 20), 2)
+    for k in range(9):
+        cv2.line(image, (80, 80 + 50 * k), (680, 80 + 50 * k), (20, 20, 20), 2)
+    return image
+
+
+def test_a_plan_is_found_once_for_likelihood_and_scan(monkeypatch):
+    located = counting(monkeypatch, eighteen, "find_grid_quad")
+    image = blank_plan()
+    assert eighteen.likelihood(image) > 0.8
+    assert eighteen.scan(image).board["grid"] in ({"rows": 8, "cols": 12}, {"rows": 12, "cols": 8})
+    assert len(located) == 1

@@ -27,6 +27,7 @@ from scanner.games.eighteen.parmarks import square_candidates
 from scanner.games.eighteen.squares import kind_probabilities
 from scanner.grid import Lattice, find_lattice
 from scanner.locate import find_grid_quad
+from scanner.memo import same_image
 from scanner.rectify import Rectified, rectify
 from scanner.types import Read, ScanResult
 
@@ -59,8 +60,10 @@ class Geometry:
     lattice: Lattice
 
 
+@same_image
 def find_geometry(image: np.ndarray) -> Geometry:
-    """Grid quadrilateral -> rectified grid -> lattice; rectify again finer when the squares are small."""
+    """Grid quadrilateral -> rectified grid -> lattice; rectify again finer when the squares are small.
+    Found once for a photo's likelihood and its scan."""
     quad = find_grid_quad(image)
     h, w = image.shape[:2]
     edge = EDGE_GAP * max(h, w)
