@@ -76,10 +76,14 @@ class FoundCard:
         return draw_polygon(image, self.corners, color, max(2, image.shape[1] // 500))
 
 
+PAPER_TINT = 0.6  # lowest channel over highest: paper under a lamp a phone did not fully correct stays above
+
+
 def paper_white(pixels: np.ndarray) -> np.ndarray:
     """The colour of white paper among ``pixels`` (n, 3), as the light shows it: the median of the brightest
-    few (0.5 %), brightness counted down by saturation. A yellow panel in a lamp's spot can outshine the
-    paper; taken for white, it would make the paper look blue, too coloured to count as paper.
+    few (0.5 %), strongly coloured ones counted darker. A yellow panel in a lamp's spot can outshine the
+    paper; taken for white, it would make the paper look blue, too coloured to count as paper. (Merely
+    tinted surfaces keep their brightness: paper under a warm lamp is as tinted as a grey-green table.)
 
     >>> paper = np.tile([[124.0, 140.0, 148.0]], (40, 1))
     >>> yellow = np.tile([[128.0, 212.0, 236.0]], (20, 1))
@@ -88,8 +92,8 @@ def paper_white(pixels: np.ndarray) -> np.ndarray:
     [125.0, 141.0, 149.0]
     """
     b, g, r = pixels.T  # (numpy's max over a 3-long axis is slow)
-    low, high = np.minimum(np.minimum(b, g), r), np.maximum(np.maximum(b, g), r)
-    whiteness = (b + g + r) * (low / np.maximum(high, 1.0)) ** 2
+    tint = np.minimum(np.minimum(b, g), r) / np.maximum(np.maximum(np.maximum(b, g), r), 1.0)
+    whiteness = (b + g + r) * np.where(tint >= PAPER_TINT, 1.0, tint**2)
     return np.median(pixels[whiteness >= np.percentile(whiteness, 99.5)], axis=0) + 1.0
 
 
@@ -206,6 +210,13 @@ def card_from_panel(panel: np.ndarray, spec: CardSpec) -> np.ndarray:
     h = cv2.getPerspectiveTransform(np.float32([[0, 0], [pw, 0], [pw, ph], [0, ph]]), panel.astype(np.float32))
     card = np.float32([[-f, -f], [pw + f, -f], [pw + f, ph + f], [-f, ph + f]]).reshape(-1, 1, 2)
     return cv2.perspectiveTransform(card, h).reshape(4, 2)
+
+
+def card_around(outline: np.ndarray, spec: CardSpec) -> FoundCard:
+    """A card whose panel is the rectangle around ``outline`` (photo pixels): a rough guess at a panel seen
+    too badly to fit its sides (perspective ignored: for a card far away, seen small)."""
+    panel = _short_side_first(cv2.boxPoints(cv2.minAreaRect(outline.astype(np.float32))).astype(np.float64))
+    return FoundCard(card_from_panel(panel, spec), panel, float(abs(cv2.contourArea(panel.astype(np.float32)))))
 
 
 EDGE_REACH_PX = 5.0  # profiles run this far each side of a found panel edge (blur plus the mask's error),
@@ -333,11 +344,50 @@ def search_cards(image: np.ndarray, spec: CardSpec, min_fraction: float = 2e-4) 
         typical = areas[min(2, len(areas) - 1)]
         found = [c for c in found if c.area_px > 0.15 * typical]
         loose = [p for p in loose if 0.2 * typical < cv2.contourArea(p.astype(np.float32)) < 3 * typical]
+        card_area = typical * np.prod(spec.size_mm) / np.prod(spec.panel_mm) * scale**2
+        blobs = [(p + 0.5) / scale - 0.5 for p in _card_blobs(mask, card_area, aspect)]
+        loose += [b for b in blobs if not any(_inside(b.mean(axis=0), p) for p in loose)]  # a hole there: said
     kept: list[FoundCard] = []
     for card in sorted(found, key=lambda c: -c.area_px):  # a hole inside a card found already is its picture
         if not any(_inside(card.centre, k.corners) for k in kept):
             kept.append(card)
     return CardSearch(kept, [p for p in loose if not any(_inside(p.mean(axis=0), k.corners) for k in kept)])
+
+
+BLOB_AREA = (0.6, 1.35)  # of a typical card: a card-sized patch of paper (a score pad is larger)
+BLOB_STEP = 4  # paper patches are looked for on a mask this many times coarser
+
+
+def _card_blobs(mask: np.ndarray, card_area: float, aspect: float) -> list[np.ndarray]:
+    """Outlines (mask pixels) of patches of paper with a card's shape and size: a card whose panel the mask
+    takes for paper (a pale grey print, glare) shows no hole, only its outline.
+
+    >>> mask = np.zeros((400, 400), np.uint8)
+    >>> mask[100:276, 100:226] = 1
+    >>> (blob,) = _card_blobs(mask, 126 * 176, 0.7)
+    >>> bool(np.abs(blob.min(axis=0) - 100).max() < 6 and np.abs(blob.max(axis=0) - [226, 276]).max() < 6)
+    True
+    >>> _card_blobs(mask, 2 * 126 * 176, 0.7)  # half a card's size: not a card
+    []
+    """
+    coarse = cv2.resize(mask, None, fx=1 / BLOB_STEP, fy=1 / BLOB_STEP, interpolation=cv2.INTER_AREA)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(coarse, connectivity=4)
+    out = []
+    for i in range(1, count):
+        x, y, w, h, _ = stats[i]
+        if not BLOB_AREA[0] * card_area < w * h * BLOB_STEP**2 < 2 * BLOB_AREA[1] * card_area:
+            continue  # (a card turned 45 degrees fills half its bounding box)
+        if x == 0 or y == 0 or x + w >= coarse.shape[1] or y + h >= coarse.shape[0]:
+            continue
+        contours, _ = cv2.findContours((labels[y:y + h, x:x + w] == i).astype(np.uint8), cv2.RETR_EXTERNAL,
+                                       cv2.CHAIN_APPROX_SIMPLE)
+        outline = max(contours, key=cv2.contourArea) + np.array([x, y])
+        area = cv2.contourArea(outline) + cv2.arcLength(outline, True) / 2  # (the outline runs through pixel centres)
+        (_, _), (rw, rh), _ = cv2.minAreaRect(outline)
+        if (BLOB_AREA[0] * card_area < area * BLOB_STEP**2 < BLOB_AREA[1] * card_area and area >= 0.8 * (rw + 1) * (rh + 1)
+                and 0.75 * aspect < min(rw, rh) / max(rw, rh, 1) < 1.3 * aspect):
+            out.append((outline.reshape(-1, 2).astype(np.float64) + 0.5) * BLOB_STEP - 0.5)
+    return out
 
 
 FRAME_CONTRAST = 20.0  # levels (largest channel) between a panel and its frame: a printed card shows more

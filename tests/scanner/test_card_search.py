@@ -1,12 +1,14 @@
 """Finding framed cards: a card whose panel is partly covered by paper (a score pad's corner) is not taken
-for a card, but its panel is reported as a loose region, so that a scanner can flag a card as missing."""
+for a card, but its panel is reported as a loose region, so that a scanner can flag a card as missing; so
+is a card-shaped patch of paper (a panel as pale as paper). A picture touching the frame does not tilt a
+side, and a dark table around a card alone does not pass for its frame."""
 
 from __future__ import annotations
 
 import cv2
 import numpy as np
 
-from scanner.cards import CardSpec, search_cards
+from scanner.cards import CardSpec, card_around, search_cards
 
 SPEC = CardSpec((63.0, 88.0), 4.0)
 WHITE = (245, 245, 245)
@@ -55,3 +57,21 @@ def test_a_card_alone_on_a_dark_table_is_found_by_its_own_frame():
     assert len(alone) == 1
     corners = alone[0].corners if alone[0].corners[0, 1] < 800 else alone[0].turned().corners
     assert np.abs(corners - [[1100, 700], [1226, 700], [1226, 876], [1100, 876]]).max() < 1.0
+
+
+def test_a_card_with_a_panel_as_pale_as_paper_is_a_loose_region():
+    img = _two_cards()
+    cv2.rectangle(img, (600, 300), (725, 475), WHITE, -1)
+    cv2.rectangle(img, (608, 308), (717, 467), (225, 225, 228), -1)  # pale grey: paper to the mask
+    search = search_cards(img, SPEC)
+    assert len(search.found) == 2
+    (loose,) = search.loose
+    x, y, w, h = cv2.boundingRect(loose.astype(np.float32))
+    assert abs(x - 600) <= 5 and abs(y - 300) <= 5 and abs(x + w - 726) <= 5 and abs(y + h - 476) <= 5
+
+
+def test_a_card_around_a_loose_panel_outline():
+    outline = np.array([[108, 108], [217, 108], [217, 267], [108, 267]], np.float64)
+    card = card_around(outline, SPEC)
+    corners = card.corners if card.corners[0, 1] < 200 else card.turned().corners
+    assert np.abs(corners - [[100, 100], [226, 100], [226, 276], [100, 276]]).max() < 2.0

@@ -20,7 +20,7 @@ last course card, divided by the stand-in length of a ball.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from typing import Any
 
@@ -37,6 +37,7 @@ from scanner.cards import (
     CardSpec,
     FoundCard,
     Templates,
+    card_around,
     rectify_card,
     refined_card,
     search_cards,
@@ -130,6 +131,7 @@ class CardRead:
     alternatives: tuple[tuple[str, float], ...]
     shown: float  # the match over the regions where the card shows something
     colour_gap: float  # how far the middle of its panel is from the face's colour (paper white = 1)
+    loose: bool = False  # read where only a loose region was found (its sides guessed): never trusted
 
     @property
     def faceless(self) -> bool:
@@ -139,7 +141,7 @@ class CardRead:
 
     @property
     def trusted(self) -> bool:
-        return self.score >= READ_MIN and self.margin >= MARGIN_MIN and self.shown >= SHOWN_MIN
+        return self.score >= READ_MIN and self.margin >= MARGIN_MIN and self.shown >= SHOWN_MIN and not self.loose
 
     @property
     def kind(self) -> str:
@@ -323,6 +325,13 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
         raise ScanError("no cards found in the photo (The Front Nine cards: a white frame around a coloured panel)")
     tpl = templates()
     reads = [read_card(image, card, tpl) for card in found]
+    # a loose region may be a panel the mask saw speckled (a pale print far away): read as the panel in
+    # its rectangle, a clear match is kept (flagged, as a loose read is never trusted); else it stays loose
+    rescued = [replace(read_card(image, refined_card(grey, card_around(o, spec()), spec()), tpl), loose=True)
+               for o in search.loose]
+    clear = [r.score >= READ_MIN and r.margin >= MARGIN_MIN and not r.faceless for r in rescued]
+    reads += [r for r, ok in zip(rescued, clear, strict=True) if ok]
+    loose = [o for o, ok in zip(search.loose, clear, strict=True) if not ok]
     trusted = [r for r in reads if r.trusted]
     clubs = sorted((r for r in trusted if r.kind == "club"), key=lambda r: -r.score)
     if not clubs and len(trusted) < 0.5 * len(reads):
@@ -338,7 +347,7 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
     shaped, odd = [], []
     for r in others:
         if not plane.card_shaped(r.card.corners, size):
-            r = read_card(image, r.card.quarter_turned(spec()), tpl)  # the short sides were the other two?
+            r = replace(read_card(image, r.card.quarter_turned(spec()), tpl), loose=r.loose)  # short sides the other two?
         (shaped if plane.card_shaped(r.card.corners, size) else odd).append(r)
     warnings = []
     # a thing showing nothing of any card face is ignored: a card lying face down, with a warning; anything
@@ -388,7 +397,7 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
         what = "showing no card face" if r.faceless else "not read as a card"
         out_reads.append(Read(f"{place}.specials", None, 0.0, True, r.card.corners, (),
                               f"a framed shape {what}: ignored; is a card missing?"))
-    for outline in search.loose:  # a card found by nobody would go missing without a word
+    for outline in loose:  # a card found by nobody would go missing without a word
         out_reads.append(Read(f"{place}.specials", None, 0.0, True, outline, (),
                               "a framed region of card size not read as a card (covered or seen badly): "
                               "is a card missing?"))
