@@ -62,6 +62,9 @@ TILE_PX = 100  # then read it at about this many pixels per tile
 COURSE_TILES = 42  # tiles of a typical finished course (only sets the working resolution)
 FACINGS = ("SE", "SW", "NW", "NE")  # clockwise: one quarter turn of the course moves a facing one step
 TILE_MIN = 0.6  # a cell with little grass holds a tile when it matches one at least this well
+BARE = 0.1  # a cell with less grass than this in its middle shows table (every tile's middle has more: 0.11
+# and up, 110 phone photos) unless it matches a tile as well as ``FLAG_BELOW``: a red cloth seen through a gap
+# matches a pathway weakly
 ENTRANCE_MIN = 0.7  # correlation with the entrance disc that a cell needs to be the entrance (entrances:
 # 0.88-0.99, gaps and the table beside the course 0.58 at most, on 68 phone photos)
 TOKEN_DOUBT = 0.06  # token reading margin under this is flagged
@@ -271,7 +274,7 @@ def _read_cells(p: Prepared, lattice: Lattice, tokens: list[TokenRead]) -> _Cell
             dx, dy = shift[r + 1, c + 1]
             quad = lattice.cell_quad(r + dy, c + dx)
             g, a = grass[r + 1, c + 1], art[r + 1, c + 1]
-            read = look(quad) if g >= 0.1 or a >= 0.5 else None
+            read = look(quad) if g >= BARE or a >= 0.5 else None
             if read is not None and g >= 0.35 and read.score < FLAG_BELOW:  # a weak tile may lie further off
                 wide = look(quad, WIDE_SHIFT)
                 read = wide if wide.score > read.score else read
@@ -279,7 +282,8 @@ def _read_cells(p: Prepared, lattice: Lattice, tokens: list[TokenRead]) -> _Cell
                 tiles[(r, c)] = read
                 continue
             score, facing = entrance_score(cut_cell(p.small, quad))
-            if read is not None and read.score >= max(score, TILE_MIN):  # more like a tile than the entrance
+            least = TILE_MIN if g >= BARE else FLAG_BELOW
+            if read is not None and read.score >= max(score, least):  # more like a tile than the entrance
                 tiles[(r, c)] = read
             elif score >= ENTRANCE_MIN and (entrance is None or score > entrance[2]):
                 entrance = ((r, c), facing, score)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import cv2
 import numpy as np
@@ -35,6 +35,8 @@ DETAIL_PIXELS = 20  # fewer differing pixels shown than this: no detail check
 DETAIL_MIN = 0.8  # the best's correlation where it differs from a close rival: right reads 0.85 and more, plain
 # straights read for tiles with figures 0.72 and less (41 photos)
 DETAIL_RIVALS = 3  # close rivals checked
+LOOK_ALIKES = 6  # a tie left: the references with the best's pathways ranked this high at quarter or half
+# resolution are aligned on their own (the right one ranked 5th at worst at one of them, 9 plain-straight ties)
 HALF_CLOSE = 0.01  # other meanings this close to the likeliest at half resolution are aligned on their own
 HALF_RIVALS = 2  # at most this many
 RIVAL_CLOSE = 0.05  # a rival of another meaning this close is aligned on its own before the margin is taken
@@ -45,6 +47,7 @@ ENTRANCE_ALPHA = 250  # art alpha from which a pixel counts as on the entrance d
 DOUBT_MARGIN = 0.015  # best minus best of another meaning under this: flag (1st percentile of right reads)
 
 
+@cache
 def meaning(tile_id: str, rotation: int) -> tuple:
     """What scoring sees of a tile in a rotation: equal meanings score the same (e.g. any turn of grass)."""
     t = TILES[tile_id]
@@ -198,57 +201,129 @@ def _correlate(patch: np.ndarray, warp: np.ndarray, seen: np.ndarray | None, whi
     return _unit_rows(b[:, :, None]).reshape(len(b), -1) @ _unit_rows(aligned[keep][None, :, None]).ravel()
 
 
+@lru_cache(maxsize=64)
+def _look_alikes(ref: int) -> np.ndarray:
+    """References (indices) with the pathways of reference ``ref`` (a straight's every tile in both turns
+    that run the same way): they differ only in figures, trees, flags."""
+    refs = references()
+
+    def shape(i: int) -> tuple:
+        m = meaning(*refs.keys[i])
+        return m[0], m[2]
+
+    own = shape(ref)
+    return np.array([i for i in range(len(refs.keys)) if shape(i) == own])
+
+
+@dataclass
+class _Look:
+    """One cell's comparison in progress: references tried (indices), their best correlations, the offsets
+    to align them from, and the alignments made for them on their own."""
+
+    patch: np.ndarray
+    seen: np.ndarray | None
+    tried: list[int]
+    fine: np.ndarray
+    start: dict[int, np.ndarray]
+    warps: dict[int, np.ndarray]
+
+    def own(self, pos: int) -> np.ndarray:
+        ref = self.tried[pos]
+        if ref not in self.warps:
+            self.warps[ref] = _align(self.patch, references().templates[ref], self.start[ref], self.seen)
+        return self.warps[ref]
+
+    def rescore(self, pos: int) -> None:
+        """The reference at ``pos`` scored under its own alignment (kept if better)."""
+        own = float(_correlate(self.patch, self.own(pos), self.seen, np.array(self.tried[pos:pos + 1]), SLIDE)[0])
+        self.fine[pos] = max(self.fine[pos], own)
+
+
 def read_tile(patch: np.ndarray, hidden: np.ndarray | None = None) -> TileRead:
     """The catalogue tile and rotation a cell patch shows; ``hidden`` (bool) marks pixels under a token.
 
     A quick look at quarter resolution shortlists ``SHORTLIST`` references, a look at half resolution finds
     the likeliest and its offset; the patch is aligned to it and correlated with the whole shortlist, those
     close to the best again with a little slide. The best and its closest rival of another meaning are each
-    scored under their own alignment."""
+    scored under their own alignment. A tie left between look-alikes, or a best whose figures the photo does
+    not show: the likeliest with the best's pathways (``LOOK_ALIKES`` by each look) are aligned on their own (a plain straight aligns loosely along its path, and the
+    figures of the tile shown then miss their places in every other template)."""
     refs = references()
     patch = patch.astype(np.float32)
     seen = None if hidden is None or not hidden.any() else (~hidden).astype(np.uint8) * 255
     short = np.argsort(-_scores(patch, k=QUICK)[0])[:SHORTLIST]
     coarse, where = _scores(patch, only=short[:LOOK_AGAIN])
     first = int(np.argmax(coarse))
-    warps = {first: _align(patch, refs.templates[short[first]], where[first], seen)}  # own alignments
-    fine = _correlate(patch, warps[first], seen, short)
+    start = {int(r): where[i] if i < LOOK_AGAIN else where[first] for i, r in enumerate(short)}
+    warp = _align(patch, refs.templates[short[first]], where[first], seen)
+    fine = _correlate(patch, warp, seen, short)
     near = np.nonzero(fine >= fine.max() - SLIDE_WITHIN)[0]
-    fine[near] = np.maximum(fine[near], _correlate(patch, warps[first], seen, short[near], SLIDE))
-    mean = [meaning(*refs.keys[i]) for i in short]
-
-    def own(i: int) -> np.ndarray:
-        if i not in warps:
-            warps[i] = _align(patch, refs.templates[short[i]], where[i] if i < LOOK_AGAIN else where[first], seen)
-        return warps[i]
-
+    fine[near] = np.maximum(fine[near], _correlate(patch, warp, seen, short[near], SLIDE))
+    look = _Look(patch, seen, [int(r) for r in short], fine, start, {int(short[first]): warp})
     # look-alikes neck and neck at half resolution: each aligned on its own (figures only line up so)
-    seen_meanings = {mean[first]}
+    seen_meanings = {meaning(*refs.keys[short[first]])}
     for i in np.argsort(-coarse):
-        if coarse[first] - coarse[i] < HALF_CLOSE and mean[i] not in seen_meanings and len(warps) <= HALF_RIVALS:
-            seen_meanings.add(mean[i])
-            fine[i] = max(fine[i], float(_correlate(patch, own(int(i)), seen, short[i:i + 1], SLIDE)[0]))
+        m = meaning(*refs.keys[short[i]])
+        if coarse[first] - coarse[i] < HALF_CLOSE and m not in seen_meanings and len(look.warps) <= HALF_RIVALS:
+            seen_meanings.add(m)
+            look.rescore(int(i))
+    read, best = _decide(look)
+    if read.margin < DOUBT_MARGIN or not _features_shown(look, best):
+        alike = _look_alikes(best)
+        half, offsets = _scores(patch, only=alike)
+        quick = _scores(patch, k=QUICK, only=alike)[0]  # each look misses a few that the other ranks high
+        for j in dict.fromkeys([*np.argsort(-quick)[:LOOK_ALIKES], *np.argsort(-half)[:LOOK_ALIKES]]):
+            ref = int(alike[j])
+            if ref not in look.tried:
+                look.tried.append(ref)
+                look.fine = np.append(look.fine, -1.0)
+                look.start[ref] = offsets[j]
+            if ref not in look.warps:
+                look.rescore(look.tried.index(ref))
+        read, _ = _decide(look)
+    return read
+
+
+def _features_shown(look: _Look, best: int) -> bool:
+    """Whether the photo shows what tells reference ``best`` from its likeliest look-alike of another meaning
+    tried (a tile misaligned by its look-alike's figures can win by far over rivals aligned no better)."""
+    refs = references()
+    alike = set(_look_alikes(best).tolist())
+    own = meaning(*refs.keys[best])
+    others = [i for i, r in enumerate(look.tried) if r in alike and meaning(*refs.keys[r]) != own]
+    if not others:
+        return True
+    rival = max(others, key=lambda i: look.fine[i])
+    return _details(look.patch, best, look.own(look.tried.index(best)), look.tried[rival], look.seen) >= DETAIL_MIN
+
+
+def _decide(look: _Look) -> tuple[TileRead, int]:
+    """The best reference of ``look`` and its margin over the best of another meaning, the two each scored
+    under their own alignment first; and the best's index."""
+    refs = references()
+    mean = [meaning(*refs.keys[r]) for r in look.tried]
+    fine = look.fine
     while True:
         order = [int(i) for i in np.argsort(-fine)]
         rival = next((i for i in order[1:] if mean[i] != mean[order[0]]), None)
-        todo = [i for i in (order[0], rival) if i is not None and i not in warps]
-        if not todo or (order[0] in warps and fine[order[0]] - fine[rival] >= RIVAL_CLOSE):
+        todo = [i for i in (order[0], rival) if i is not None and look.tried[i] not in look.warps]
+        if not todo or (look.tried[order[0]] in look.warps and fine[order[0]] - fine[rival] >= RIVAL_CLOSE):
             break
-        i = todo[0]
-        fine[i] = max(fine[i], float(_correlate(patch, own(i), seen, short[i:i + 1], SLIDE)[0]))
+        look.rescore(todo[0])
     rivals = [i for i in order[1:] if mean[i] != mean[order[0]] and fine[order[0]] - fine[i] < RIVAL_CLOSE]
-    shown = all(_details(patch, short[order[0]], own(order[0]), short[i], seen) >= DETAIL_MIN
+    top_ref = look.tried[order[0]]
+    shown = all(_details(look.patch, top_ref, look.own(order[0]), look.tried[i], look.seen) >= DETAIL_MIN
                 for i in rivals[:DETAIL_RIVALS])
-    best = refs.keys[short[order[0]]]
+    best = refs.keys[top_ref]
     alts: list[tuple[str, int, float]] = []
     for i in order[1:]:
-        key = refs.keys[short[i]]
+        key = refs.keys[look.tried[i]]
         if mean[i] != mean[order[0]] and all(a[:2] != key for a in alts):
             alts.append((key[0], key[1], float(fine[i])))
     top = float(fine[order[0]])
     other = alts[0][2] if alts else -1.0
     # a close rival whose own details the photo matches no worse: as good as a tie
-    return TileRead(best[0], best[1], top, top - other if shown else 0.0, tuple(alts[:3]))
+    return TileRead(best[0], best[1], top, top - other if shown else 0.0, tuple(alts[:3])), top_ref
 
 
 def _details(patch: np.ndarray, best: int, best_warp: np.ndarray, rival: int, seen: np.ndarray | None) -> float:
@@ -267,17 +342,36 @@ def _details(patch: np.ndarray, best: int, best_warp: np.ndarray, rival: int, se
     return float((_unit_rows(aligned[differ][None, :, None]) @ _unit_rows(temps[best][differ][None, :, None]).T)[0, 0])
 
 
+@lru_cache(maxsize=1)
+def _disc_templates() -> tuple[np.ndarray, np.ndarray]:
+    """The entrance facing each way at half resolution: rows zero-mean (per channel) over its disc, zero off
+    it, of unit length (n, h w 3); and the discs (n, h w)."""
+    refs = references()
+    discs = np.stack([_shrunk(d, 2) >= 1.0 for d in refs.disc]).astype(np.float32)  # wholly on the disc
+    arts = np.stack([_shrunk(a, 2) for a in refs.entrance])
+    on = discs[..., None]
+    mean = (arts * on).sum(axis=(1, 2), keepdims=True) / on.sum(axis=(1, 2), keepdims=True)
+    rows = ((arts - mean) * on).reshape(len(arts), -1)
+    return rows / np.linalg.norm(rows, axis=1, keepdims=True), discs.reshape(len(discs), -1)
+
+
 def entrance_score(patch: np.ndarray) -> tuple[float, str]:
     """How well a cell shows the entrance quarter disc, and its facing: correlation over the disc alone (at
     half resolution, over all shifts). Off the disc lies the table, of any colour and often as light as the
     paving: counting it would make a bright table's entrance look unlike the art, and a gap between tiles
-    (dark tile edges around a light table) look like it."""
+    (dark tile edges around a light table) look like it.
+
+    Each window's correlation with a template that is zero-mean on its disc and zero off it is a plain dot
+    product over the norm of the window's own deviation on the disc: all windows with all facings at once."""
+    rows, discs = _disc_templates()
+    side = int(round(np.sqrt(discs.shape[1])))
     small = _shrunk(patch.astype(np.float32), 2)
-    refs = references()
-    scores = []
-    for art, disc in zip(refs.entrance, refs.disc, strict=True):
-        mask = np.repeat(_shrunk(disc, 2)[..., None] >= 1.0, 3, axis=2).astype(np.float32)
-        found = cv2.matchTemplate(small, _shrunk(art, 2), cv2.TM_CCOEFF_NORMED, mask=mask)
-        scores.append(float(np.nan_to_num(found, nan=-1.0, posinf=-1.0, neginf=-1.0).max()))  # flat: no peak
-    k = int(np.argmax(scores))
-    return scores[k], ("SE", "SW", "NW", "NE")[k]
+    windows = np.lib.stride_tricks.sliding_window_view(small, (side, side, 3))[:, :, 0].reshape(-1, side * side, 3)
+    spread = np.zeros((len(windows), len(discs)), np.float32)
+    for c in range(3):
+        ch = windows[:, :, c]
+        spread += (ch * ch) @ discs.T - (ch @ discs.T) ** 2 / discs.sum(axis=1)
+    corr = (windows.reshape(len(windows), -1) @ rows.T) / np.sqrt(np.maximum(spread, 1.0))
+    best = corr.max(axis=0)
+    k = int(np.argmax(best))
+    return float(best[k]), ("SE", "SW", "NW", "NE")[k]
