@@ -68,7 +68,7 @@ MARGIN_MIN = 0.008
 # The match over the regions where the card shows something: real cards 0.76 and up on phone photos, 0.58
 # and up on hard ones (5th percentile 0.68); a phone in a white case, blank where a sparse special card
 # is blank too, reaches 0.63. Below SHOWN_MIN a read is not trusted; a special card below it is kept
-# (flagged) only if the middle of its panel has its face's colour (see NOT_A_FACE, COLOUR_GAP).
+# (flagged) only if it reads clearly and the middle of its panel has its face's colour (see COLOUR_GAP).
 SHOWN_MIN = 0.65
 # Things with a light rim showing no card face at all (a face-down card, a phone, a cup, a die) match below
 # 0.13 over the regions where a card shows something; real cards, even misread on hard photos, 0.31 and up.
@@ -140,8 +140,13 @@ class CardRead:
         return self.shown < NOT_A_FACE or (self.shown < SHOWN_MIN and self.colour_gap > COLOUR_GAP)
 
     @property
+    def clear(self) -> bool:
+        """Matches one card well and better than any printed differently."""
+        return self.score >= READ_MIN and self.margin >= MARGIN_MIN
+
+    @property
     def trusted(self) -> bool:
-        return self.score >= READ_MIN and self.margin >= MARGIN_MIN and self.shown >= SHOWN_MIN and not self.loose
+        return self.clear and self.shown >= SHOWN_MIN and not self.loose
 
     @property
     def kind(self) -> str:
@@ -329,7 +334,7 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
     # its rectangle, a clear match is kept (flagged, as a loose read is never trusted); else it stays loose
     rescued = [replace(read_card(image, refined_card(grey, card_around(o, spec()), spec()), tpl), loose=True)
                for o in search.loose]
-    clear = [r.score >= READ_MIN and r.margin >= MARGIN_MIN and not r.faceless for r in rescued]
+    clear = [r.clear and not r.faceless for r in rescued]
     reads += [r for r, ok in zip(rescued, clear, strict=True) if ok]
     loose = [o for o, ok in zip(search.loose, clear, strict=True) if not ok]
     trusted = [r for r in reads if r.trusted]
@@ -360,9 +365,11 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
     odd = [r for r in odd if not r.faceless] + [r for r in faceless if not any(r is d for d in face_down)]
     shaped = [r for r in shaped if not r.faceless]
     holes = core + [r for r in shaped if r.kind == "course"]
-    # a special card is kept if it shows what a card shows, or, shown poorly (far away, blurred), the colour
-    # of the card it reads as; it is flagged unless read surely (see CardRead.trusted)
-    specials = [r for r in shaped if r.kind == "special"]
+    # a special card is kept if it shows what a card shows, or, shown poorly (far away, blurred), matches one
+    # card clearly and has its colour; it is flagged unless read surely (see CardRead.trusted). Else it is set
+    # aside, and flagged.
+    specials = [r for r in shaped if r.kind == "special" and (r.shown >= SHOWN_MIN or r.clear)]
+    odd += [r for r in shaped if r.kind == "special" and not (r.shown >= SHOWN_MIN or r.clear)]
     plane = fit_plane([club.card.corners] + [r.card.corners for r in holes], size, image.shape)
     poses, misfit = plane.poses, plane.misfit
     order, problems = chain(poses[0], [(r, p) for r, p in zip(holes, poses[1:], strict=True)], size)
