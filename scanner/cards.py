@@ -212,10 +212,20 @@ def card_from_panel(panel: np.ndarray, spec: CardSpec) -> np.ndarray:
     return cv2.perspectiveTransform(card, h).reshape(4, 2)
 
 
-def card_around(outline: np.ndarray, spec: CardSpec) -> FoundCard:
-    """A card whose panel is the rectangle around ``outline`` (photo pixels): a rough guess at a panel seen
-    too badly to fit its sides (perspective ignored: for a card far away, seen small)."""
-    panel = _short_side_first(cv2.boxPoints(cv2.minAreaRect(outline.astype(np.float32))).astype(np.float64))
+def card_around(outline: np.ndarray, spec: CardSpec, whole: bool = False) -> FoundCard:
+    """A card whose panel (or, ``whole``, the card itself) is the rectangle around ``outline`` (photo
+    pixels): a rough guess at a card seen too badly to fit its sides (perspective ignored: for a card far
+    away, seen small)."""
+    rect = _short_side_first(cv2.boxPoints(cv2.minAreaRect(outline.astype(np.float32))).astype(np.float64))
+    if whole:  # the panel inside, through the same map as card_from_panel's
+        pw, ph = spec.panel_mm
+        f = spec.frame_mm
+        card_mm = np.float32([[-f, -f], [pw + f, -f], [pw + f, ph + f], [-f, ph + f]])
+        h = cv2.getPerspectiveTransform(card_mm, rect.astype(np.float32))
+        panel_mm = np.float32([[0, 0], [pw, 0], [pw, ph], [0, ph]]).reshape(-1, 1, 2)
+        panel = cv2.perspectiveTransform(panel_mm, h).reshape(4, 2).astype(np.float64)
+    else:
+        panel = rect
     return FoundCard(card_from_panel(panel, spec), panel, float(abs(cv2.contourArea(panel.astype(np.float32)))))
 
 

@@ -75,3 +75,12 @@ def test_a_card_around_a_loose_panel_outline():
     card = card_around(outline, SPEC)
     corners = card.corners if card.corners[0, 1] < 200 else card.turned().corners
     assert np.abs(corners - [[100, 100], [226, 100], [226, 276], [100, 276]]).max() < 2.0
+
+
+def test_a_card_around_a_loose_card_outline():
+    outline = np.array([[100, 100], [226, 100], [226, 276], [100, 276]], np.float64)
+    card = card_around(outline, SPEC, whole=True)
+    corners = card.corners if card.corners[0, 1] < 200 else card.turned().corners
+    assert np.abs(corners - outline).max() < 0.01
+    panel = card.panel if card.panel[0, 1] < 200 else np.roll(card.panel, 2, axis=0)
+    assert np.abs(panel - [[108, 108], [218, 108], [218, 268], [108, 268]]).max() < 0.5

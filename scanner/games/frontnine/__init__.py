@@ -330,9 +330,11 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
         raise ScanError("no cards found in the photo (The Front Nine cards: a white frame around a coloured panel)")
     tpl = templates()
     reads = [read_card(image, card, tpl) for card in found]
-    # a loose region may be a panel the mask saw speckled (a pale print far away): read as the panel in
-    # its rectangle, a clear match is kept (flagged, as a loose read is never trusted); else it stays loose
-    rescued = [replace(read_card(image, refined_card(grey, card_around(o, spec()), spec()), tpl), loose=True)
+    # a loose region may be a panel the mask saw speckled, or a card whose panel it took for paper (pale
+    # prints): read as the panel, and as the card, in its rectangle, a clear match is kept (flagged, as a loose
+    # read is never trusted); else it stays loose
+    rescued = [replace(max((read_card(image, refined_card(grey, card_around(o, spec(), whole), spec()), tpl)
+                            for whole in (False, True)), key=lambda r: r.score), loose=True)
                for o in search.loose]
     clear = [r.clear and not r.faceless for r in rescued]
     reads += [r for r, ok in zip(rescued, clear, strict=True) if ok]
