@@ -3,6 +3,8 @@ face run into a flag, look-alike tiles, the entrance on tables of any colour."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -11,10 +13,11 @@ from fixtures.art.minigolf.pieces import entrance_image
 from scanner.games.minigolf import ENTRANCE_MIN, doubtful
 from scanner.games.minigolf.colour import GRASS_BGR, balance, course_masks, green_table, white_gains
 from scanner.games.minigolf.lattice import TILE_SHARE, Lattice, cell_offsets
-from scanner.games.minigolf.match import INNER, SHIFT, SIDE, entrance_score, read_tile, references
+from scanner.games.minigolf.match import INNER, SHIFT, SIDE, entrance_score, meaning, read_tile, references
 from scanner.games.minigolf.tokens import FACE, PX, find_faces
 
 PATH_BGR = (52, 74, 181)  # printed pathway
+DATA = Path(__file__).parent / "data"
 
 
 def _course_on(table_bgr: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray]:
@@ -131,3 +134,14 @@ def test_the_entrance_is_known_on_any_table_and_a_gap_is_not(table):
     score, facing = entrance_score(_on_table(table, "NW"))
     assert (facing, score > ENTRANCE_MIN) == ("NW", True)
     assert entrance_score(_on_table(table, None))[0] < ENTRANCE_MIN
+
+
+@pytest.mark.parametrize(("name", "tile", "rotation"), [("st06-90", "st06", 90), ("st13-0", "st13", 0),
+                                                         ("st10-180", "st10", 180)])
+def test_a_straight_with_figures_is_not_read_as_a_look_alike(name, tile, rotation):
+    """Cells cut from synthetic phone photos where the straight lies off its cell along its path: aligned
+    to a plain straight (or one with other figures), the figures shown missed every template's."""
+    cell = cv2.imread(str(DATA / f"minigolf-cell-{name}.png"))
+    read = read_tile(cell)
+    assert meaning(read.tile, read.rotation) == meaning(tile, rotation)
+    assert not doubtful(read)

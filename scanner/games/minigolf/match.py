@@ -286,7 +286,8 @@ def read_tile(patch: np.ndarray, hidden: np.ndarray | None = None) -> TileRead:
 
 def _features_shown(look: _Look, best: int) -> bool:
     """Whether the photo shows what tells reference ``best`` from its likeliest look-alike of another meaning
-    tried (a tile misaligned by its look-alike's figures can win by far over rivals aligned no better)."""
+    tried, when that one is not close (a tile misaligned by its look-alike's figures can win by far over
+    rivals aligned no better)."""
     refs = references()
     alike = set(_look_alikes(best).tolist())
     own = meaning(*refs.keys[best])
@@ -294,6 +295,8 @@ def _features_shown(look: _Look, best: int) -> bool:
     if not others:
         return True
     rival = max(others, key=lambda i: look.fine[i])
+    if look.fine[look.tried.index(best)] - look.fine[rival] < RIVAL_CLOSE:
+        return True  # a close rival: its details were compared already
     return _details(look.patch, best, look.own(look.tried.index(best)), look.tried[rival], look.seen) >= DETAIL_MIN
 
 
