@@ -87,13 +87,14 @@ def _reading(*rows: tuple[float, float, float, float]) -> np.ndarray:
 
 
 def test_one_clear_piece_gives_the_par():
-    cands = [Candidate(_digit("4"), (0.3, 0.7)), Candidate(np.ones((9, 9), np.uint8), (0.7, 0.2))]
+    cands = [Candidate(_digit("4"), (0.3, 0.7), (30, 80)), Candidate(np.ones((9, 9), np.uint8), (0.7, 0.2), (80, 20))]
     read = read_par(cands, _reading((0.02, 0.95, 0.01, 0.02), (0.0, 0.02, 0.0, 0.98)), 0)
     assert read.par == 4 and read.confidence > 0.9 and read.centre == (0.3, 0.7)
 
 
 def test_two_pieces_read_as_different_pars_leave_it_unread():
-    cands = [Candidate(np.ones((20, 12), np.uint8), (0.3, 0.7)), Candidate(np.ones((18, 12), np.uint8), (0.7, 0.2))]
+    cands = [Candidate(np.ones((20, 12), np.uint8), (0.3, 0.7), (30, 80)),
+             Candidate(np.ones((18, 12), np.uint8), (0.7, 0.2), (80, 20))]
     read = read_par(cands, _reading((0.02, 0.95, 0.01, 0.02), (0.6, 0.05, 0.05, 0.3)), 0)
     assert read.par is None  # flagged, not a guess between a 4 and a 3
     assert read.alternatives[0][0] == 4  # offered first to the person reviewing
@@ -105,7 +106,7 @@ def _teegreen_square() -> list[list[Guess]]:
 
 
 def test_tee_is_the_triangle_holding_the_digit():
-    cands = [Candidate(_digit("4"), (0.25, 0.7)), Candidate(np.ones((9, 9), np.uint8), (0.7, 0.3))]
+    cands = [Candidate(_digit("4"), (0.25, 0.7), (25, 80)), Candidate(np.ones((9, 9), np.uint8), (0.7, 0.3), (80, 30))]
     digit = read_par(cands, _reading((0.02, 0.95, 0.01, 0.02), (0.0, 0.02, 0.0, 0.98)), 0)
     g = resolve_teegreen(_teegreen_square(), 0, 0, digit)
     assert (g.value["tee_edge"], g.value["green_edge"], g.value["par"]) == ("W", "N", 4)
@@ -113,7 +114,8 @@ def test_tee_is_the_triangle_holding_the_digit():
 
 
 def test_digit_like_pieces_in_both_triangles_leave_the_sides_in_doubt():
-    cands = [Candidate(np.ones((20, 12), np.uint8), (0.25, 0.7)), Candidate(np.ones((20, 12), np.uint8), (0.7, 0.3))]
+    cands = [Candidate(np.ones((20, 12), np.uint8), (0.25, 0.7), (25, 80)),
+             Candidate(np.ones((20, 12), np.uint8), (0.7, 0.3), (80, 30))]
     digit = read_par(cands, _reading((0.02, 0.95, 0.01, 0.02), (0.05, 0.5, 0.05, 0.4)), 0)
     g = resolve_teegreen(_teegreen_square(), 0, 0, digit)
     assert g.confidence < 0.8  # flagged: tee and green may be the other way round
@@ -129,3 +131,34 @@ def test_a_clear_digit_reads_steadily_whichever_way_the_plan_lies():
     three = _digit("3")
     assert steady(three, 0)
     assert steady(np.ascontiguousarray(np.rot90(three, -1)), 1)  # the plan photographed turned a quarter
+
+
+def test_a_dark_printed_border_does_not_hide_a_faint_digit():
+    """The ink level of a digit crop follows the pen strokes inside the square, not the printed border
+    (often far darker than a pencil)."""
+    img = _sheet()
+    for at in (60, 180):
+        cv2.line(img, (0, at), (239, at), (25, 25, 25), 9)
+        cv2.line(img, (at, 0), (at, 239), (25, 25, 25), 9)
+    faint = (190, 205, 215)
+    cv2.line(img, (60, 60), (180, 180), faint, 3)
+    cv2.putText(img, "5", (72, 165), cv2.FONT_HERSHEY_SIMPLEX, 1.3, faint, 3, cv2.LINE_AA)
+    cands = square_candidates(img, QUAD, 0.1)
+    assert any(LABELS[int(np.argmax(read_digit(c.patch)))] == "5" for c in cands)
+
+
+def test_a_square_without_a_readable_digit_is_cut_again_at_the_strokes_cores():
+    from scanner.games.eighteen import _digit_candidates
+    from scanner.games.eighteen.parmarks import BLURRED_CORE
+
+    img = _sheet()
+    cv2.line(img, (60, 60), (180, 180), (140, 40, 20), 3)
+    _write(img, "4", (72, 165))
+    cands, probs = _digit_candidates(img, QUAD, 0.3)
+    assert len(cands) == len(square_candidates(img, QUAD, 0.3)) == len(probs)  # read at once: no second cut
+    blob = _sheet()
+    cv2.line(blob, (60, 60), (180, 180), (140, 40, 20), 3)
+    cv2.circle(blob, (90, 145), 14, (140, 40, 20), -1)  # a blot, no digit
+    cands, probs = _digit_candidates(blob, QUAD, 0.3)
+    again = square_candidates(blob, QUAD, 0.3, core=BLURRED_CORE)
+    assert again and len(cands) == len(square_candidates(blob, QUAD, 0.3)) + len(again) == len(probs)

@@ -23,7 +23,7 @@ from scanner.games.eighteen import plan as planmod
 from scanner.games.eighteen.classify import Guess, read_square, sure
 from scanner.games.eighteen.evaluate import compare  # noqa: F401  (plugin interface, used by `golfscan bench`)
 from scanner.games.eighteen.features import binarize, measure
-from scanner.games.eighteen.parmarks import square_candidates
+from scanner.games.eighteen.parmarks import BLURRED_CORE, square_candidates
 from scanner.games.eighteen.squares import kind_probabilities
 from scanner.grid import Lattice, find_lattice
 from scanner.locate import find_grid_quad
@@ -45,6 +45,7 @@ LOOK_ALIKE = 0.85  # coarse correlation of two squares' ink worth the exact prin
 PRINTED_SURE = 0.98  # a twin this close overrides even a confident reading (hand drawings never repeat so)
 SHADE = 0.35  # most paper darkening taken for shade rather than ink (blacked-out squares are near 1)
 SHADE_DOUBT = 0.5  # a square left blank once this share of the ink level was lifted may be a light blackout
+DIGIT_SEEN = 0.8  # a piece read as a par this surely (in some turn) spares a second cut at a higher ink level
 TREE_VOTE = 2.0  # log-evidence one upright tree adds to an orientation
 TREE_CANOPY = 0.03  # least enclosed paper of a canopy, share of the square
 TREE_OFFSET = 0.05  # least shift of the ink's centre from the canopy's centre (the trunk), share of the side
@@ -152,6 +153,18 @@ def _look_alikes(patches: dict[tuple[int, int], np.ndarray]) -> list[tuple[int, 
     return [k for k, best in zip(keys, corr.max(axis=1), strict=True) if best >= LOOK_ALIKE]
 
 
+def _digit_candidates(image: np.ndarray, quad: np.ndarray, threshold: float) -> tuple[list, np.ndarray]:
+    """A tee/green square's digit candidates and their readings in all four turns: cut at the usual ink
+    level, and when no piece reads as a par digit there, also at the level of the strokes' cores (a
+    blurred digit is a blob at the usual level; a sharp one breaks up at the higher)."""
+    cands = square_candidates(image, quad, threshold)
+    probs = planmod.digit_probabilities(cands)
+    if len(probs) and probs[:, :, :3].max() >= DIGIT_SEEN:
+        return cands, probs
+    more = square_candidates(image, quad, threshold, core=BLURRED_CORE)
+    return cands + more, np.concatenate([probs, planmod.digit_probabilities(more)])
+
+
 @dataclass(frozen=True)
 class Squares:
     """Every square of a photo's grid cut out as an ink patch, and the plan's ink level."""
@@ -213,8 +226,7 @@ def read_plan(image: np.ndarray) -> PlanReading:
     for r in range(rows):
         for c in range(cols):
             if guesses[r][c].value["k"] == "teegreen":
-                cands[r, c] = square_candidates(image, rect.to_photo(lattice.cell_quad(r, c)), threshold)
-                probs[r, c] = planmod.digit_probabilities(cands[r, c])
+                cands[r, c], probs[r, c] = _digit_candidates(image, rect.to_photo(lattice.cell_quad(r, c)), threshold)
     orient = planmod.orientation(list(probs.values()), _tree_votes(trees, patches, threshold))
     turns = orient.turns
 

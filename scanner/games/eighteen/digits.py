@@ -90,17 +90,15 @@ def describe_all(patches: list[np.ndarray], turns: int = 1) -> np.ndarray:
     """Feature rows of binary crops: HOG of the normalised image, the image itself at 8 x 8, and the crop's
     aspect ratio. With ``turns`` 4, each crop's rows for 0, 1, 2 and 3 quarter turns anticlockwise follow
     one another."""
-    images, aspects = [], []
-    for patch in patches:
-        img = normalise(patch)
-        h, w = patch.shape
-        for k in range(turns):
-            images.append(np.rot90(img, k))
-            aspects.append(np.log(max(h, 1) / max(w, 1)) * (-1) ** k)
-    stack = np.ascontiguousarray(np.stack(images)) if images else np.zeros((0, SIDE, SIDE), np.float32)
-    small = cv2.resize(stack.transpose(1, 2, 0), (8, 8), interpolation=cv2.INTER_AREA) if len(stack) else stack
+    upright = np.stack([normalise(patch) for patch in patches])
+    # turned all at once, each crop's turns side by side
+    stack = np.ascontiguousarray(np.stack([np.rot90(upright, k, axes=(1, 2)) for k in range(turns)], axis=1)
+                                 .reshape(-1, SIDE, SIDE))
+    ratios = np.log([max(p.shape[0], 1) / max(p.shape[1], 1) for p in patches])
+    aspects = (ratios[:, None] * (-1.0) ** np.arange(turns)[None, :]).ravel()
+    small = cv2.resize(stack.transpose(1, 2, 0), (8, 8), interpolation=cv2.INTER_AREA)
     small = np.asarray(small, np.float32).reshape(8, 8, -1).transpose(2, 0, 1).reshape(len(stack), -1)
-    return np.concatenate([hog(stack), small, np.array(aspects, np.float32)[:, None]], axis=1).astype(np.float32)
+    return np.concatenate([hog(stack), small, aspects.astype(np.float32)[:, None]], axis=1).astype(np.float32)
 
 
 def describe(patch: np.ndarray) -> np.ndarray:

@@ -41,7 +41,10 @@ GAP = 0.05  # pieces closer than this share of the side may belong to one digit
 MIN_TALL, MAX_TALL, MAX_WIDE = 0.1, 0.5, 0.45  # a candidate's size, shares of the side
 MIN_AREA = 0.004  # least ink of a candidate, share of the square
 MAX_CANDIDATES = 20  # the largest ones are read (each costs four readings): a shaded square breaks into many pieces
+INNER = 0.1  # the printed border's band, share of the side
 CORE = 0.5  # share of the typical stroke strength that counts as ink in the crop
+BLURRED_CORE = 0.85  # ... and the higher share tried when no piece reads as a digit at it: a blurred photo
+# spreads a small digit into a blob that only its strokes' cores keep apart
 RING_HOLE = 0.015  # least enclosed paper of a ring drawn round a digit, share of the square
 
 
@@ -217,23 +220,27 @@ def pieces_to_candidates(b: np.ndarray, side: int, pad: int) -> list[Candidate]:
     return found[:MAX_CANDIDATES]
 
 
-def clean_square(ink: np.ndarray, threshold: float, side: int = CROP) -> np.ndarray:
+def clean_square(ink: np.ndarray, threshold: float, side: int = CROP, core: float = CORE) -> np.ndarray:
     """Binary crop of a tee/green square without printed lines, long straight strokes and the diagonal.
 
-    The plan's ink ``threshold`` is raised to half the square's typical stroke strength: a blurred
-    photo spreads every stroke, and its digit's loops close up at the plan's level."""
+    The plan's ink ``threshold`` is raised to ``core`` times the typical strength of the pen strokes
+    inside the square: a blurred photo spreads every stroke, and its digit's loops close up at the plan's
+    level. The printed border is left out of that: it may be much darker than the pen."""
     pad = (ink.shape[0] - side) // 2
-    square = ink[pad:pad + side, pad:pad + side]
-    strokes = square[square > threshold]
+    m = int(round(INNER * side))
+    inner = ink[pad + m:pad + side - m, pad + m:pad + side - m]
+    strokes = inner[inner > threshold]
     if len(strokes):
-        threshold = max(threshold, CORE * float(np.median(strokes)))
+        threshold = max(threshold, core * float(np.median(strokes)))
     b = (ink > threshold).astype(np.uint8)
     return _erase_diagonal(without_lines(b, side), side, pad)
 
 
-def square_candidates(image: np.ndarray, quad: np.ndarray, threshold: float, side: int = CROP) -> list[Candidate]:
-    """Par digit candidates of the tee/green square ``quad`` (photo corners TL, TR, BR, BL); centres are
-    in the square's own frame (0..1, x right, y down), patches binary at ``side`` pixels a square."""
+def square_candidates(image: np.ndarray, quad: np.ndarray, threshold: float, side: int = CROP,
+                      core: float = CORE) -> list[Candidate]:
+    """Par digit candidates of the tee/green square ``quad`` (photo corners TL, TR, BR, BL), cut at the ink
+    level ``core`` (see ``clean_square``); centres are in the square's own frame (0..1, x right, y down),
+    patches binary at ``side`` pixels a square."""
     ink = square_ink(image, quad, side)
     pad = (ink.shape[0] - side) // 2
-    return pieces_to_candidates(clean_square(ink, threshold, side), side, pad)
+    return pieces_to_candidates(clean_square(ink, threshold, side, core), side, pad)
