@@ -1,5 +1,5 @@
 """Gnoming A Round: how read cards join into grids. A card read as unknown between two grids (a face-down
-card) must not merge them; one beside a single grid joins it."""
+card) must not merge them; one beside a single grid joins it, unless it is far larger than a card (a cup)."""
 
 from __future__ import annotations
 
@@ -36,3 +36,11 @@ def test_an_unknown_card_beside_one_grid_joins_it():
 def test_well_read_cards_still_join_across_a_card_width():
     groups = group_cards(_grid(0) + [_card(3, 1)] + _grid(4))
     assert [len(g) for g in groups] == [19]
+
+
+def test_an_unknown_thing_far_larger_than_a_card_beside_a_grid_stays_alone():
+    x, y = 3 * (W + 2), 0.0
+    corners = np.float32([[x, y], [x + 2 * W, y], [x + 2 * W, y + 1.5 * H], [x, y + 1.5 * H]])
+    cup = CardRead(FoundCard(corners, corners, 3 * W * H), "unknown", 0.35, 0.1, ())
+    groups = group_cards(_grid(0) + [cup])
+    assert [len(g) for g in groups] == [9, 1] and groups[1][0] is cup

@@ -46,6 +46,7 @@ READ_MIN = 0.6
 MARGIN_MIN = 0.015
 NOT_A_CARD = 0.3  # a framed shape matching no face even this well is something else (a box lid, a pad)
 MIN_GRID = 5  # fewer cards together are a discard pile or strays, not a grid
+CARD_SIZED = (0.6, 1.6)  # panel area against its neighbours' in a grid: a card's, seen in perspective
 
 
 @lru_cache(maxsize=1)
@@ -111,8 +112,9 @@ def neighbour_matrix(reads: list[CardRead]) -> np.ndarray:
 
 def group_cards(reads: list[CardRead]) -> list[list[CardRead]]:
     """Cards joined by chains of edge neighbours, largest group first. Only well-read cards join groups
-    together: a card read as unknown joins the one group its neighbours belong to, and stays alone between
-    two (a face-down card between two players' grids must not merge them)."""
+    together: a card read as unknown joins the one group its neighbours belong to if it is the size of a card
+    there, and stays alone between two (a face-down card between two players' grids must not merge them)
+    or if larger or smaller (a cup's rim beside a grid is no card of it)."""
     parent = list(range(len(reads)))
 
     def root(i: int) -> int:
@@ -126,9 +128,11 @@ def group_cards(reads: list[CardRead]) -> list[list[CardRead]]:
     trusted = np.array([r.trusted for r in reads], bool)
     for i, j in zip(*np.nonzero(near & trusted[:, None] & trusted[None, :]), strict=True):
         parent[root(int(i))] = root(int(j))
+    area = np.array([r.card.area_px for r in reads])
     for i in np.nonzero(~trusted)[0]:
-        groups = {root(int(j)) for j in np.nonzero(near[i] & trusted)[0]}
-        if len(groups) == 1:
+        mates = np.nonzero(near[i] & trusted)[0]
+        groups = {root(int(j)) for j in mates}
+        if len(groups) == 1 and CARD_SIZED[0] < area[i] / np.median(area[mates]) < CARD_SIZED[1]:
             parent[root(int(i))] = groups.pop()
     groups: dict[int, list[CardRead]] = {}
     for i, r in enumerate(reads):
