@@ -3,7 +3,8 @@
 The 64-pixel squares the classifier reads are too coarse for a digit a quarter of a square tall, and a
 digit often touches the printed grid line, the diagonal or a fairway stub. So each tee/green square is
 cut again from the photo (``CROP`` pixels a side, with a ``PAD`` margin all round, so a digit written
-across the border is whole), and then:
+across the border is whole), binarised at an ink level taken from the pen strokes inside the square
+(``clean_square``: the usual level, or, for a blurred photo, the strokes' cores), and then:
 
 1. the printed grid lines and other long straight strokes are removed, with the pixels where a pen
    stroke crosses them put back (a digit written over a grid line stays in one piece);
