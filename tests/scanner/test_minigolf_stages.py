@@ -145,3 +145,12 @@ def test_a_straight_with_figures_is_not_read_as_a_look_alike(name, tile, rotatio
     read = read_tile(cell)
     assert meaning(read.tile, read.rotation) == meaning(tile, rotation)
     assert not doubtful(read)
+
+
+def test_plain_grass_where_a_look_alike_has_a_figure_is_no_doubt():
+    refs = references()
+    slope = refs.templates[refs.keys.index(("st05", 0))]  # pn04 is this tile with a dog beside the path
+    cell = cv2.GaussianBlur(_cell(slope), (0, 0), 1.2)  # a soft photo: grass shows no pattern to correlate
+    cell = cell + np.random.default_rng(0).normal(0, 4, cell.shape)
+    read = read_tile(cell.clip(0, 255).astype(np.float32))
+    assert (read.tile, doubtful(read)) == ("st05", False)

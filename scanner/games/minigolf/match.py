@@ -34,6 +34,8 @@ DETAIL_DIFF = 40  # summed channel difference where two references differ
 DETAIL_PIXELS = 20  # fewer differing pixels shown than this: no detail check
 DETAIL_MIN = 0.8  # the best's correlation where it differs from a close rival: right reads 0.85 and more, plain
 # straights read for tiles with figures 0.72 and less (41 photos)
+DETAIL_NEARER = 0.5  # or the patch's squared distance to the best there at most this share of its distance to
+# the rival
 DETAIL_RIVALS = 3  # close rivals checked
 LOOK_ALIKES = 6  # a tie left: the references with the best's pathways ranked this high at quarter or half
 # resolution are aligned on their own (the right one ranked 5th at worst at one of them, 9 plain-straight ties)
@@ -246,8 +248,9 @@ def read_tile(patch: np.ndarray, hidden: np.ndarray | None = None) -> TileRead:
     the likeliest and its offset; the patch is aligned to it and correlated with the whole shortlist, those
     close to the best again with a little slide. The best and its closest rival of another meaning are each
     scored under their own alignment. A tie left between look-alikes, or a best whose figures the photo does
-    not show: the likeliest with the best's pathways (``LOOK_ALIKES`` by each look) are aligned on their own (a plain straight aligns loosely along its path, and the
-    figures of the tile shown then miss their places in every other template)."""
+    not show: the likeliest with the best's pathways (``LOOK_ALIKES`` by each look) are aligned on their own
+    (a plain straight aligns loosely along its path, and the figures of the tile shown then miss their places
+    in every other template)."""
     refs = references()
     patch = patch.astype(np.float32)
     seen = None if hidden is None or not hidden.any() else (~hidden).astype(np.uint8) * 255
@@ -267,8 +270,8 @@ def read_tile(patch: np.ndarray, hidden: np.ndarray | None = None) -> TileRead:
         if coarse[first] - coarse[i] < HALF_CLOSE and m not in seen_meanings and len(look.warps) <= HALF_RIVALS:
             seen_meanings.add(m)
             look.rescore(int(i))
-    read, best = _decide(look)
-    if read.margin < DOUBT_MARGIN or not _features_shown(look, best):
+    read, best, strict = _decide(look)
+    if read.margin < DOUBT_MARGIN or not strict or not _features_shown(look, best):
         alike = _look_alikes(best)
         half, offsets = _scores(patch, only=alike)
         quick = _scores(patch, k=QUICK, only=alike)[0]  # each look misses a few that the other ranks high
@@ -280,7 +283,7 @@ def read_tile(patch: np.ndarray, hidden: np.ndarray | None = None) -> TileRead:
                 look.start[ref] = offsets[j]
             if ref not in look.warps:
                 look.rescore(look.tried.index(ref))
-        read, _ = _decide(look)
+        read = _decide(look)[0]
     return read
 
 
@@ -300,9 +303,10 @@ def _features_shown(look: _Look, best: int) -> bool:
     return _details(look.patch, best, look.own(look.tried.index(best)), look.tried[rival], look.seen) >= DETAIL_MIN
 
 
-def _decide(look: _Look) -> tuple[TileRead, int]:
+def _decide(look: _Look) -> tuple[TileRead, int, bool]:
     """The best reference of ``look`` and its margin over the best of another meaning, the two each scored
-    under their own alignment first; and the best's index."""
+    under their own alignment first; the best's index; and whether its details correlate with the photo's
+    where each close rival differs (:func:`_details`; plain grass is only told by :func:`_nearer`)."""
     refs = references()
     mean = [meaning(*refs.keys[r]) for r in look.tried]
     fine = look.fine
@@ -315,8 +319,11 @@ def _decide(look: _Look) -> tuple[TileRead, int]:
         look.rescore(todo[0])
     rivals = [i for i in order[1:] if mean[i] != mean[order[0]] and fine[order[0]] - fine[i] < RIVAL_CLOSE]
     top_ref = look.tried[order[0]]
-    shown = all(_details(look.patch, top_ref, look.own(order[0]), look.tried[i], look.seen) >= DETAIL_MIN
-                for i in rivals[:DETAIL_RIVALS])
+    close = [look.tried[i] for i in rivals[:DETAIL_RIVALS]]
+    warp = look.own(order[0])
+    strict = all(_details(look.patch, top_ref, warp, r, look.seen) >= DETAIL_MIN for r in close)
+    shown = strict or all(_details(look.patch, top_ref, warp, r, look.seen) >= DETAIL_MIN
+                          or _nearer(look.patch, top_ref, warp, r, look.seen) for r in close)
     best = refs.keys[top_ref]
     alts: list[tuple[str, int, float]] = []
     for i in order[1:]:
@@ -326,12 +333,13 @@ def _decide(look: _Look) -> tuple[TileRead, int]:
     top = float(fine[order[0]])
     other = alts[0][2] if alts else -1.0
     # a close rival whose own details the photo matches no worse: as good as a tie
-    return TileRead(best[0], best[1], top, top - other if shown else 0.0, tuple(alts[:3])), top_ref
+    return TileRead(best[0], best[1], top, top - other if shown else 0.0, tuple(alts[:3])), top_ref, strict
 
 
-def _details(patch: np.ndarray, best: int, best_warp: np.ndarray, rival: int, seen: np.ndarray | None) -> float:
-    """Correlation of the patch, under ``best_warp``, with reference ``best`` where it differs from ``rival``
-    (a figure, a tree, a flag: what tells look-alikes apart)."""
+def _where_differ(patch: np.ndarray, best: int, best_warp: np.ndarray, rival: int,
+                  seen: np.ndarray | None) -> tuple[np.ndarray, np.ndarray] | None:
+    """The patch under ``best_warp`` and where references ``best`` and ``rival`` differ (a figure, a tree, a
+    flag: what tells look-alikes apart) in what the photo shows; None when too little differs."""
     temps = references().templates
     h, w = temps.shape[1:3]
     differ = (np.abs(temps[best] - temps[rival]).sum(axis=2) > DETAIL_DIFF).astype(np.uint8)
@@ -340,9 +348,36 @@ def _details(patch: np.ndarray, best: int, best_warp: np.ndarray, rival: int, se
     aligned = cv2.warpAffine(patch, best_warp, (w, h), flags=flags, borderMode=cv2.BORDER_REPLICATE)
     if seen is not None:
         differ &= cv2.warpAffine(seen, best_warp, (w, h), flags=flags) > 0
-    if differ.sum() < DETAIL_PIXELS:
+    return None if differ.sum() < DETAIL_PIXELS else (aligned, differ)
+
+
+def _details(patch: np.ndarray, best: int, best_warp: np.ndarray, rival: int, seen: np.ndarray | None) -> float:
+    """Correlation of the patch, under ``best_warp``, with reference ``best`` where it differs from ``rival``
+    (1 when too little differs)."""
+    found = _where_differ(patch, best, best_warp, rival, seen)
+    if found is None:
         return 1.0  # nothing to tell them apart by here
-    return float((_unit_rows(aligned[differ][None, :, None]) @ _unit_rows(temps[best][differ][None, :, None]).T)[0, 0])
+    aligned, differ = found
+    best_there = references().templates[best][differ]
+    return float((_unit_rows(aligned[differ][None, :, None]) @ _unit_rows(best_there[None, :, None]).T)[0, 0])
+
+
+def _nearer(patch: np.ndarray, best: int, best_warp: np.ndarray, rival: int, seen: np.ndarray | None) -> bool:
+    """Whether the patch, under ``best_warp``, is far nearer to reference ``best`` than to ``rival`` where they
+    differ (``DETAIL_NEARER``; each image standardised per channel over the whole tile): plain grass where
+    the rival has a figure has no pattern to correlate with, yet it is plainly not the figure."""
+    found = _where_differ(patch, best, best_warp, rival, seen)
+    if found is None:
+        return True
+    aligned, differ = found
+
+    def standard(img: np.ndarray) -> np.ndarray:
+        return ((img - img.mean(axis=(0, 1))) / np.maximum(img.std(axis=(0, 1)), 1.0))[differ]
+
+    temps = references().templates
+    shown = standard(aligned)
+    return float(((shown - standard(temps[best])) ** 2).sum()) < \
+        DETAIL_NEARER * float(((shown - standard(temps[rival])) ** 2).sum())
 
 
 @lru_cache(maxsize=1)
