@@ -55,6 +55,11 @@ def templates() -> Templates:
     return Templates.build(faces, READ_PX_PER_MM, REGIONS)
 
 
+def warm_up() -> None:
+    """Build the card templates a scan reads against (a batch does this before its workers fork: they share them)."""
+    templates()
+
+
 def face_scores(tpl: Templates, card_image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per face (FACES order): its best match score (upright or turned) and whether it was turned."""
     scores, _ = tpl.scores(card_image)
