@@ -158,6 +158,14 @@ def face_colour(card_id: str) -> np.ndarray:
     return panel_colour(render_card(card_id, px_per_mm=READ_PX_PER_MM)[..., 2::-1][..., :3])
 
 
+def warm_up() -> None:
+    """Build the card templates and face colours a scan reads against (a batch does this before its workers
+    fork: they share them)."""
+    templates()
+    for card_id in all_ids():
+        face_colour(card_id)
+
+
 def panel_colour(card: np.ndarray) -> np.ndarray:
     """The mean colour (BGR, paper white = 1) of the middle of an upright card's panel at READ_PX_PER_MM."""
     x0, y0, x1, y1 = (int(v * READ_PX_PER_MM) for v in COLOUR_BOX_MM)
