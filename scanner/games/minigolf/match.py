@@ -393,6 +393,15 @@ def _disc_templates() -> tuple[np.ndarray, np.ndarray]:
     return rows / np.linalg.norm(rows, axis=1, keepdims=True), discs.reshape(len(discs), -1)
 
 
+def warm_up() -> None:
+    """Build the tile references and the templates made from them that a scan reads against (a batch does this
+    before its workers fork: they share them)."""
+    _unit_templates()
+    for k in (QUICK, 2):
+        _coarse_templates(k)
+    _disc_templates()
+
+
 def entrance_score(patch: np.ndarray) -> tuple[float, str]:
     """How well a cell shows the entrance quarter disc, and its facing: correlation over the disc alone (at
     half resolution, over all shifts). Off the disc lies the table, of any colour and often as light as the

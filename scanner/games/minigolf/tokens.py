@@ -108,6 +108,11 @@ def _templates() -> tuple[np.ndarray, np.ndarray]:
     return temps, disc
 
 
+def warm_up() -> None:
+    """Build the token templates a scan reads against (a batch does this before its workers fork: they share them)."""
+    _templates()
+
+
 def read_face(crop: np.ndarray) -> np.ndarray:
     """How well a face crop from :func:`crop_face` shows each digit 1..9 (index 0 is digit 1); the face may
     sit a few pixels off its middle (a white flag beside it pulls the found centre)."""
