@@ -50,7 +50,9 @@ from scanner.games.minigolf.match import (
     meaning,
     read_tile,
 )
+from scanner.games.minigolf.match import warm_up as warm_up_tiles
 from scanner.games.minigolf.tokens import FACE, RADIUS, TokenRead, read_tokens
+from scanner.games.minigolf.tokens import warm_up as warm_up_tokens
 from scanner.locate import downscale
 from scanner.memo import same_image
 from scanner.types import Read, ScanResult
@@ -139,6 +141,12 @@ def prepare(image: np.ndarray) -> Prepared:
     balanced = balance(work, gains)
     masks, region = _masks(balanced, on_green)
     return Prepared(balanced, work_scale, (float(ox), float(oy)), masks, region)
+
+
+def warm_up() -> None:
+    """Build the tile and token templates a scan reads against (a batch does this before its workers fork)."""
+    warm_up_tiles()
+    warm_up_tokens()
 
 
 def likelihood(image: np.ndarray) -> float:
