@@ -125,7 +125,8 @@ def _fit_line(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.array([x0, y0]), np.array([vx, vy])
 
 
-SIDE_SAMPLES = 24  # candidate points per side for the consensus line
+SIDE_SAMPLES = 16  # candidate points per side for the consensus line (lines through pairs of them)
+SIDE_VOTES = 64  # points per side that vote for a line
 
 
 def _side_line(pts: np.ndarray, tolerance: float = 2.0) -> tuple[np.ndarray, np.ndarray] | None:
@@ -140,13 +141,19 @@ def _side_line(pts: np.ndarray, tolerance: float = 2.0) -> tuple[np.ndarray, np.
     >>> round(abs(float(u[1])), 3), round(float(p[1]), 1)
     (0.0, 0.0)
     """
+    p, u = _fit_line(pts)
+    near = np.abs((pts - p) @ np.array([-u[1], u[0]])) < tolerance
+    if near.mean() >= 0.9:  # a clean side (most are): the robust fit is right, no search needed
+        return _fit_line(pts[near])
     picks = pts[np.linspace(0, len(pts) - 1, min(SIDE_SAMPLES, len(pts))).astype(int)]
+    votes = pts[np.linspace(0, len(pts) - 1, min(SIDE_VOTES, len(pts))).astype(int)]
     i, j = np.triu_indices(len(picks), k=len(picks) // 4 or 1)  # pairs far enough apart to set a direction
     d = picks[j] - picks[i]
     n = np.c_[-d[:, 1], d[:, 0]] / np.maximum(np.linalg.norm(d, axis=1), 1e-6)[:, None]
-    dist = np.abs(np.einsum("kpc,kc->kp", pts[None, :, :] - picks[i][:, None, :], n))
+    dist = np.abs(np.einsum("kpc,kc->kp", votes[None, :, :] - picks[i][:, None, :], n))
     closeness = np.maximum(0.0, 1.0 - (dist / tolerance) ** 2)  # points right on a line count most
-    support = dist[int(np.argmax(closeness.sum(axis=1)))] < tolerance
+    best = int(np.argmax(closeness.sum(axis=1)))
+    support = np.abs((pts - picks[i[best]]) @ n[best]) < tolerance
     if support.sum() < 5:
         return None
     return _fit_line(pts[support])
@@ -419,18 +426,18 @@ def _framed(image: np.ndarray, quad: np.ndarray, spec: CardSpec) -> bool:
     False
     """
     centre = quad.mean(axis=0)
-    sides = 0
+    pairs = []
     for k in range(4):
         a, b = quad[k], quad[(k + 1) % 4]
         n = np.array([-(b - a)[1], (b - a)[0]]) / max(float(np.linalg.norm(b - a)), 1e-6)
         n *= np.sign(np.dot(n, a - centre))
         step = max(1.0, 0.5 * spec.frame_mm * float(np.linalg.norm(b - a)) / spec.panel_mm[k % 2])
         pts = a + np.linspace(0.15, 0.85, 12)[:, None] * (b - a)
-        xy = np.concatenate([pts - step * n, pts + step * n]).astype(np.float32)
-        colours = cv2.remap(image, xy[:, 0], xy[:, 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        colours = colours.reshape(2, len(pts), 3).astype(np.float32).mean(axis=1)
-        sides += float(np.abs(colours[0] - colours[1]).max()) > FRAME_CONTRAST
-    return sides >= 3
+        pairs.append(np.stack([pts - step * n, pts + step * n]))  # (inside, outside) x 12 points
+    xy = np.array(pairs, np.float32).reshape(1, -1, 2)
+    colours = cv2.remap(image, xy[..., 0], xy[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    means = colours.reshape(4, 2, 12, 3).astype(np.float32).mean(axis=2)  # side, inside/outside, channel
+    return int((np.abs(means[:, 0] - means[:, 1]).max(axis=1) > FRAME_CONTRAST).sum()) >= 3
 
 
 def _inside(point: np.ndarray, polygon: np.ndarray) -> bool:
