@@ -8,6 +8,8 @@ A plugin module provides::
     def compare(truth_board, read_board) -> dict  # counts for `golfscan bench`: {"<items>": n,
                                                   # "<items>_wrong": k, ..., "exact": bool}
     WORK_PIXELS: int                            # optional: decode photos down to about this many pixels
+    def warm_up() -> None                       # optional: build now what ``scan`` builds once and keeps
+                                                # (templates): a batch calls it before its workers fork
 
 ``scan`` takes a BGR array (``scanner.load.load_photo(...).image``) and returns a ScanResult whose board is a
 board file dict for ``rules``. It raises ``ScanError`` with a one-line reason when the photo cannot be read.
