@@ -203,18 +203,21 @@ def _correlate(patch: np.ndarray, warp: np.ndarray, seen: np.ndarray | None, whi
     return _unit_rows(b[:, :, None]).reshape(len(b), -1) @ _unit_rows(aligned[keep][None, :, None]).ravel()
 
 
-@lru_cache(maxsize=64)
-def _look_alikes(ref: int) -> np.ndarray:
-    """References (indices) with the pathways of reference ``ref`` (a straight's every tile in both turns
+@lru_cache(maxsize=1)
+def _alike_groups() -> list[np.ndarray]:
+    """For each reference, the references (indices) with its pathways (a straight's every tile in both turns
     that run the same way): they differ only in figures, trees, flags."""
     refs = references()
+    shapes = [(m[0], m[2]) for m in (meaning(*key) for key in refs.keys)]
+    groups: dict[tuple, list[int]] = {}
+    for i, shape in enumerate(shapes):
+        groups.setdefault(shape, []).append(i)
+    arrays = {shape: np.array(members) for shape, members in groups.items()}
+    return [arrays[shape] for shape in shapes]
 
-    def shape(i: int) -> tuple:
-        m = meaning(*refs.keys[i])
-        return m[0], m[2]
 
-    own = shape(ref)
-    return np.array([i for i in range(len(refs.keys)) if shape(i) == own])
+def _look_alikes(ref: int) -> np.ndarray:
+    return _alike_groups()[ref]
 
 
 @dataclass
