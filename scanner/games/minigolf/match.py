@@ -403,6 +403,7 @@ def warm_up() -> None:
     for k in (QUICK, 2):
         _coarse_templates(k)
     _disc_templates()
+    _alike_groups()
 
 
 def entrance_score(patch: np.ndarray) -> tuple[float, str]:
