@@ -153,7 +153,7 @@ def steady(patch: np.ndarray, turns: int) -> bool:
     thin = cv2.erode(upright, k)
     inked = [upright, cv2.dilate(upright, k)] + ([thin] if thin.sum() >= 8 else [])
     slanted = [_slanted(upright, slant) for slant in SLANTS]
-    probs = read_rotations(inked + slanted)[:, 0, :3]
+    probs = predict(describe_all(inked + slanted))[:, :3]  # upright only: the crop is already turned
     value = int(probs[0].argmax())
     same_ink = bool((probs[:len(inked)].argmax(axis=1) == value).all() and probs[:len(inked)].max(axis=1).min() > 0.5)
     other = np.delete(probs[len(inked):], value, axis=1)

@@ -41,7 +41,7 @@ BORDER = 0.04  # how near the border line (share of the side) a stub starts
 GAP = 0.05  # pieces closer than this share of the side may belong to one digit
 MIN_TALL, MAX_TALL, MAX_WIDE = 0.1, 0.5, 0.45  # a candidate's size, shares of the side
 MIN_AREA = 0.004  # least ink of a candidate, share of the square
-MAX_CANDIDATES = 20  # the largest ones are read (each costs four readings): a shaded square breaks into many pieces
+MAX_CANDIDATES = 12  # the largest ones are read (each costs four readings): a shaded square breaks into many pieces
 INNER = 0.1  # the printed border's band, share of the side
 CORE = 0.5  # share of the typical stroke strength that counts as ink in the crop
 BLURRED_CORE = 0.85  # ... and the higher share tried when no piece reads as a digit at it: a blurred photo
@@ -200,8 +200,12 @@ def pieces_to_candidates(b: np.ndarray, side: int, pad: int) -> list[Candidate]:
     inside = [k for k in range(1, count) if area[k] >= 0.25 * MIN_AREA * side * side
               and pad <= cx[k] <= pad + side and pad <= cy[k] <= pad + side]
     out: list[Candidate | None] = []
-    for group in _groups(stats[inside, :4].astype(float), GAP * side) if inside else []:
-        ids = [inside[i] for i in group]
+    groups = [[inside[i] for i in group] for group in (_groups(stats[inside, :4].astype(float), GAP * side)
+                                                        if inside else [])]
+    groups.sort(key=lambda ids: -int(area[ids].sum()))  # a group's ink is its pieces': the largest first
+    for ids in groups:
+        if sum(c is not None for c in out) >= MAX_CANDIDATES:  # the rest are smaller: never read
+            break
         gx0, gy0 = int(x0[ids].min()), int(y0[ids].min())
         gx1, gy1 = int((x0[ids] + w[ids]).max()), int((y0[ids] + h[ids]).max())
         tall, wide = max(gx1 - gx0, gy1 - gy0) / side, min(gx1 - gx0, gy1 - gy0) / side
