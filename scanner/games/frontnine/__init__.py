@@ -173,7 +173,18 @@ def panel_colour(card: np.ndarray) -> np.ndarray:
 
 
 def read_card(image: np.ndarray, card: FoundCard, tpl: Templates | None = None) -> CardRead:
+    """Match one card against every face, both ways up. A card not read surely is read again with its other
+    sides as the short ones (a steep view can make a card's short side look the longer one); that reading
+    replaces it only if it is sure."""
     tpl = tpl or templates()
+    read = _read_as_found(image, card, tpl)
+    if read.trusted:
+        return read
+    other = _read_as_found(image, card.quarter_turned(spec()), tpl)
+    return other if other.trusted else read
+
+
+def _read_as_found(image: np.ndarray, card: FoundCard, tpl: Templates) -> CardRead:
     upright = rectify_card(image, card, spec(), tpl.px_per_mm).image
     scores, shown = tpl.scores(upright)
     best = scores.max(axis=1)
