@@ -163,3 +163,15 @@ def test_a_broken_chain_flags_the_distance(course):
     result = scanner.scan(photo.image)
     distance = next(r for r in result.reads if r.where.endswith("distance_balls"))
     assert distance.flagged and "broken" in distance.note
+
+
+def test_a_card_outlined_with_its_long_sides_as_the_short_ones_is_still_read(course):
+    # a steep view can make a card's short side look the longer one, so the search pairs the sides wrongly
+    _, _, photo = course
+    image = photo.image
+    club = next(r for r in (scanner.read_card(image, c) for c in scanner.photo_cards(image).found) if r.kind == "club")
+    assert club.trusted
+    misread = scanner._read_as_found(image, club.card.quarter_turned(scanner.spec()), scanner.templates())
+    assert not misread.trusted  # taken the wrong way round, the face does not match
+    again = scanner.read_card(image, club.card.quarter_turned(scanner.spec()))
+    assert again.trusted and again.kind == "club"
