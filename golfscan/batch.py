@@ -326,10 +326,16 @@ def _load_scanners(games: Iterable[str | None]) -> None:
     detected: None) build the templates their scans keep (``warm_up``): a forked worker then starts ready and
     shares them, instead of each worker importing the plugins again (about 2 CPU seconds, mostly SciPy) and
     building the templates again (about 1 CPU second)."""
+    import cv2
+
     from golfscan.pipeline import PLUGINS, plugin
 
     games = set(games)
     warm = set(PLUGINS) if None in games else games
+    # No OpenCV thread pool may be running when the workers fork: a forked copy of one hangs the worker
+    # that reconfigures it (``_init_worker``). One thread stops it; the pool starts again only when used.
+    threads = cv2.getNumThreads()
+    cv2.setNumThreads(1)
     for game in PLUGINS:
         try:
             module = plugin(game)
@@ -337,6 +343,7 @@ def _load_scanners(games: Iterable[str | None]) -> None:
                 module.warm_up()
         except Exception:  # noqa: BLE001 - a scanner that cannot load fails only its own photos, one by one
             continue  # in the workers, each with the reason
+    cv2.setNumThreads(threads)
 
 
 def _local(tasks: list[tuple[Job, str, str]], jobs: int) -> Iterator[Outcome]:
