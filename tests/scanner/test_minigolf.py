@@ -12,6 +12,7 @@ from fixtures.camera import photograph
 from fixtures.games import minigolf as art
 from fixtures.presets import PRESETS
 from rules import registry
+from rules.minigolf.catalogue import UNKNOWN
 from scanner.errors import ScanError
 from scanner.games import minigolf
 from scanner.games.minigolf.match import UNKNOWN_BELOW, TileRead
@@ -129,3 +130,35 @@ def test_no_course_is_a_one_line_error():
 
 def test_likelihood_prefers_a_course(photo):
     assert minigolf.likelihood(photo[1]) > 0.5
+
+
+
+def _worn(monkeypatch, unread: int) -> None:
+    """Scans then find the first ``unread`` tiles of a course matching no catalogue tile."""
+    read_cells = minigolf._read_cells
+
+    def worn(*args):
+        cells = read_cells(*args)
+        for rc in sorted(cells.tiles)[:unread]:
+            cells.tiles[rc] = TileRead("gr01", 0, UNKNOWN_BELOW / 2, 0.0, ())
+        return cells
+
+    monkeypatch.setattr(minigolf, "_read_cells", worn)
+
+
+def test_a_course_with_most_cells_unrecognised_is_read_and_its_lattice_flagged(photo, monkeypatch):
+    _worn(monkeypatch, 6)  # 5 of 11 tiles recognised
+    res = minigolf.scan(photo[1])
+    grid = [r for r in res.reads if r.where == "grid"]
+    assert len(grid) == 1 and grid[0].flagged and "lattice" in grid[0].note
+    assert sum(t["tile"] != UNKNOWN for t in res.board["tiles"]) == 5
+
+
+def test_green_art_with_hardly_any_catalogue_tile_is_no_course(photo, monkeypatch):
+    _worn(monkeypatch, 9)  # 2 of 11 tiles recognised
+    with pytest.raises(ScanError, match="no catalogue tiles"):
+        minigolf.scan(photo[1])
+
+
+def test_a_course_read_clearly_has_no_lattice_doubt(result):
+    assert not any(r.where == "grid" for r in result.reads)

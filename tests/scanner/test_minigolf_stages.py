@@ -11,8 +11,15 @@ import pytest
 
 from fixtures.art.minigolf.pieces import entrance_image
 from scanner.games.minigolf import ENTRANCE_MIN, doubtful
-from scanner.games.minigolf.colour import GRASS_BGR, balance, course_masks, green_table, white_gains
-from scanner.games.minigolf.lattice import TILE_SHARE, Lattice, cell_offsets
+from scanner.games.minigolf.colour import (
+    GRASS_BGR,
+    TABLE_BAND,
+    balance,
+    course_masks,
+    green_table,
+    white_gains,
+)
+from scanner.games.minigolf.lattice import TILE_SHARE, Lattice, boundary_quad, cell_offsets
 from scanner.games.minigolf.match import INNER, SHIFT, SIDE, entrance_score, meaning, read_tile, references
 from scanner.games.minigolf.tokens import FACE, PX, find_faces
 
@@ -37,15 +44,40 @@ def _course_on(table_bgr: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray]
 def test_on_a_green_table_only_the_printed_grass_counts():
     img, course = _course_on((45, 100, 34))  # a green cloth as photographed (BGR)
     balanced = balance(img, white_gains(img))
-    assert green_table(balanced)
-    grass = course_masks(balanced, True).grass
+    band = green_table(balanced)
+    assert band is not None
+    grass = course_masks(balanced, band).grass
     assert grass[course].mean() > 0.6 and grass[~course].mean() < 0.02
-    assert course_masks(balanced, False).grass[~course].mean() > 0.9  # without it the cloth would be grass
+    assert course_masks(balanced, None).grass[~course].mean() > 0.9  # without it the cloth would be grass
+
+
+def test_a_green_cloth_near_the_printed_hue_is_told_from_the_tiles():
+    img, course = _course_on((56, 102, 40))  # the lit part of the cloth: within the usual band of tile grass
+    shade = ~course & (np.arange(img.shape[1]) < 150)
+    img[shade] = (60, 100, 34)  # its shaded part: a little further off
+    balanced = balance(img, white_gains(img))
+    band = green_table(balanced)
+    assert band is not None and band < TABLE_BAND
+    grass = course_masks(balanced, band).grass
+    assert grass[course].mean() > 0.6 and grass[~course].mean() < 0.02
+
+
+def test_the_course_outline_is_found_with_cloth_and_clutter_touching_it():
+    region = np.zeros((500, 600), np.uint8)
+    corners = np.array([[150, 80], [480, 140], [430, 420], [100, 360]], np.float64)  # a turned course
+    cv2.fillPoly(region, [corners.astype(np.int32)], 1)
+    for t in np.linspace(0.1, 0.9, 6):  # squares of a checked cloth against two sides
+        for a, b in ((corners[1], corners[2]), (corners[3], corners[0])):
+            x, y = (a + t * (b - a)).astype(int)
+            region[y - 7:y + 7, x - 7:x + 7] = 1
+    x, y = ((corners[2] + corners[3]) / 2).astype(int)
+    region[y:y + 45, x - 8:x + 8] = 1  # a green figure standing against the course
+    assert np.abs(boundary_quad(region.astype(bool)) - corners).max() < 2
 
 
 def test_a_brown_table_is_no_green_table():
     img, _ = _course_on((40, 70, 120))
-    assert not green_table(balance(img, white_gains(img)))
+    assert green_table(balance(img, white_gains(img))) is None
 
 
 def test_the_white_balance_comes_from_the_course_on_a_large_check_cloth():

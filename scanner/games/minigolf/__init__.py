@@ -78,6 +78,8 @@ GOOD_LATTICE = 0.8  # sampled cells matching tiles this well on average: the lat
 # and they are spared the search for a lattice of tiles.
 LATTICE_LOOK = 0.05
 FLAG_BELOW = 0.85  # tile reading score under this is a weak look (about the 1st percentile of right reads)
+LATTICE_DOUBT = 0.5  # grassy cells recognised as tiles under this share: the lattice is doubtful, the read is
+# flagged; under half of that (or fewer than two) the green area is no course of tiles (another game's green art)
 CLEAR_MARGIN = 0.2  # a weak look still stands when no tile of another meaning comes this close: worn or
 # shaded art lowers every score alike (right weak reads here: margins 0.28-0.53), a doubt between look-alikes
 # leaves them close
@@ -92,8 +94,8 @@ class Prepared:
     region: np.ndarray  # the course: filled grass area
 
 
-def _masks(balanced: np.ndarray, on_green: bool) -> tuple[Masks, np.ndarray]:
-    masks = course_masks(balanced, on_green)
+def _masks(balanced: np.ndarray, band: float | None) -> tuple[Masks, np.ndarray]:
+    masks = course_masks(balanced, band)
     if masks.grass.mean() < 0.005:
         raise ScanError("no Minigolf Designer course found (no green tiles in the photo)")
     region = largest_filled(masks.grass, max(balanced.shape[:2]) // 40)
@@ -125,8 +127,8 @@ def prepare(image: np.ndarray) -> Prepared:
     small, scale = _reduced(image, k), 1.0 / k
     gains = white_gains(small)
     look = balance(small, gains)
-    on_green = green_table(look)
-    _, region = _masks(look, on_green)
+    band = green_table(look)
+    _, region = _masks(look, band)
     ys, xs = np.nonzero(region)
     tiles_across = np.sqrt(region.sum()) / np.sqrt(COURSE_TILES)  # tile side, looking pixels (rough)
     zoom = min(1.0 / scale, TILE_PX / max(tiles_across, 1.0))  # looking pixels -> working pixels
@@ -139,7 +141,7 @@ def prepare(image: np.ndarray) -> Prepared:
     k = max(1, int(1.0 / work_scale))
     work = cv2.resize(_reduced(crop, k), None, fx=work_scale * k, fy=work_scale * k, interpolation=cv2.INTER_AREA)
     balanced = balance(work, gains)
-    masks, region = _masks(balanced, on_green)
+    masks, region = _masks(balanced, band)
     return Prepared(balanced, work_scale, (float(ox), float(oy)), masks, region)
 
 
@@ -327,7 +329,8 @@ def _scan(image: np.ndarray, setup: dict[str, Any] | None, debug: Debug | None) 
     tokens = read_tokens(p.small, lattice, image, shown)
     cells = _read_cells(p, lattice, tokens)
     known = sum(rd.score >= UNKNOWN_BELOW for rd in cells.tiles.values())
-    if known < 2 or known < 0.5 * len(cells.tiles):  # green art of another game is no course of tiles
+    recognised = known / max(len(cells.tiles), 1)
+    if known < 2 or recognised < LATTICE_DOUBT / 2:  # green art of another game is no course of tiles
         raise ScanError("no Minigolf Designer course found (the green area shows no catalogue tiles)")
     warnings: list[str] = []
     if cells.entrance is None:
@@ -374,6 +377,11 @@ def _scan(image: np.ndarray, setup: dict[str, Any] | None, debug: Debug | None) 
                           tuple((str(n), s) for n, s in t.alternatives),
                           f"number token read as {t.number}, maybe {t.alternatives[0][0]}" if flagged else ""))
 
+    if recognised < LATTICE_DOUBT:  # the tiles read may still help a person: read, but have the whole checked
+        outline = shown.to_photo([[0, 0], [cols, 0], [cols, rows], [0, rows]])
+        reads.append(Read("grid", {"rows": n_rows, "cols": n_cols}, recognised, True, outline,
+                          note="most cells match no catalogue tile: the tile lattice may be wrong; check the course"))
+
     board = {
         "format": "golfscan/minigolf-designer",
         "version": 1,
@@ -416,10 +424,13 @@ def draw_overlay(image: np.ndarray, reads: list[Read], lattice: Lattice) -> np.n
         elif rd.where == "entrance":
             cv2.polylines(out, [poly], True, colour, thick * 2)
             label = "entrance"
+        elif rd.where == "grid":
+            cv2.polylines(out, [poly], True, colour, thick * 2)
+            label = "lattice doubtful"
         else:
             cv2.polylines(out, [poly], True, colour, thick * 2)
             label = f"#{rd.value}"
-        x, y = poly.mean(axis=0)
+        x, y = poly[0] + (40 * scale, -10 * scale) if rd.where == "grid" else poly.mean(axis=0)  # beside the tiles
         cv2.putText(out, label, (int(x - 40 * scale), int(y)), cv2.FONT_HERSHEY_SIMPLEX, 0.7 * scale, (0, 0, 0),
                     thick * 3, cv2.LINE_AA)
         cv2.putText(out, label, (int(x - 40 * scale), int(y)), cv2.FONT_HERSHEY_SIMPLEX, 0.7 * scale, colour,

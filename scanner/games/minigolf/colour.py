@@ -24,6 +24,8 @@ from scanner.errors import ScanError
 GRASS_BGR = np.array([56.0, 138.0, 72.0])  # printed grass (BGR), as in the reference art
 TABLE_BAND = 0.3  # log-ratio distance from the printed grass's hue: tile grass mostly within (90% on usual
 # photos), a green table's cloth mostly beyond (99% in photos of tiles on green cloth)
+TABLE_GREEN = 0.08  # share of the table (the photo outside the course) that is off-hue green on a green table:
+# 0.15 and up on green cloths, plain or checked; 0.04 at most on other tables (green clutter, shadows; 260 photos)
 
 
 @dataclass(frozen=True)
@@ -59,29 +61,37 @@ def classify(img: np.ndarray, loose: bool = False) -> Masks:
     return Masks(grass, path)
 
 
-def _printed_hue(img: np.ndarray, blur: int) -> np.ndarray:
-    """Pixels of about the printed grass's hue, judged over ``blur`` pixels wide areas (noise averages out)."""
+def _hue_distance(img: np.ndarray, blur: int) -> np.ndarray:
+    """Log-ratio distance of every pixel from the printed grass's hue, judged over ``blur`` pixels wide areas
+    (noise averages out)."""
     gr, gb, _ = _ratios(cv2.blur(img, (blur, blur)))
-    return np.maximum(np.abs(gr - _PRINTED[0]), np.abs(gb - _PRINTED[1])) < TABLE_BAND
+    return np.maximum(np.abs(gr - _PRINTED[0]), np.abs(gb - _PRINTED[1]))
 
 
-def green_table(img: np.ndarray) -> bool:
-    """Whether a balanced photo shows the course on a green table: most green pixels are off the printed
-    grass's hue (tile grass is a lighter, yellower green than a cloth) and lie outside the patch of on-hue
-    ones. Off-hue noise inside the course (dim light amplified by the balance) does not count."""
+def green_table(img: np.ndarray) -> float | None:
+    """None unless a balanced photo shows the course on a green table: green off the printed grass's hue
+    (tile grass is a lighter, yellower green than a cloth) covers a fair share (``TABLE_GREEN``) of the photo
+    outside the patch of on-hue green. Off-hue noise inside the course (dim light amplified by the balance)
+    does not count; a checked cloth counts though its green squares cover less than the course.
+
+    On a green table: the hue band that tells tile grass from the cloth, ``TABLE_BAND`` or, for a cloth
+    nearer the printed hue, half the cloth's typical distance from it."""
     grass = classify(img).grass
-    printed = grass & _printed_hue(img, 5)  # dim light amplified by the balance is noisy
-    off = grass & ~printed
-    if printed.sum() < 50 or off.sum() < printed.sum():
-        return False
-    return bool((off & ~largest_filled(printed, max(img.shape[:2]) // 40)).sum() > 0.5 * off.sum())
+    far = _hue_distance(img, 5)  # dim light amplified by the balance is noisy
+    printed = grass & (far < TABLE_BAND)
+    if printed.sum() < 50:
+        return None
+    course = largest_filled(printed, max(img.shape[:2]) // 40)
+    if (grass & ~printed & ~course).sum() <= TABLE_GREEN * (~course).sum():
+        return None
+    return float(min(TABLE_BAND, 0.5 * np.median(far[grass & ~course])))
 
 
-def course_masks(img: np.ndarray, on_green: bool) -> Masks:
-    """Grass and path of a balanced image; on a green table (:func:`green_table`) only grass of the printed
-    hue counts."""
+def course_masks(img: np.ndarray, band: float | None) -> Masks:
+    """Grass and path of a balanced image; on a green table (``band`` from :func:`green_table`) only grass
+    within ``band`` of the printed hue counts."""
     m = classify(img)
-    return Masks(m.grass & _printed_hue(img, 3), m.path) if on_green else m  # thin gaps between tiles stay
+    return m if band is None else Masks(m.grass & (_hue_distance(img, 3) < band), m.path)  # thin gaps stay
 
 
 def largest_filled(mask: np.ndarray, close_px: int, most: np.ndarray | None = None) -> np.ndarray:
