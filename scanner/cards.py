@@ -23,6 +23,7 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
@@ -361,7 +362,13 @@ def search_cards(image: np.ndarray, spec: CardSpec, min_fraction: float = 2e-4) 
         typical = areas[min(2, len(areas) - 1)]
         found = [c for c in found if c.area_px > 0.15 * typical]
         loose = [p for p in loose if 0.2 * typical < cv2.contourArea(p.astype(np.float32)) < 3 * typical]
-        card_area = typical * np.prod(spec.size_mm) / np.prod(spec.panel_mm) * scale**2
+        # a card's size where a patch lies: that of the nearest card found (a steep view shrinks far cards)
+        centres = np.array([c.centre for c in found]) * scale
+        card_areas = np.array([c.area_px for c in found]) * np.prod(spec.size_mm) / np.prod(spec.panel_mm) * scale**2
+
+        def card_area(x: float, y: float) -> float:
+            return float(card_areas[np.argmin(np.hypot(*(centres - (x, y)).T))])
+
         blobs = [(p + 0.5) / scale - 0.5 for p in _card_blobs(mask, card_area, aspect)]
         loose += [b for b in blobs if not any(_inside(b.mean(axis=0), p) for p in loose)]  # a hole there: said
     kept: list[FoundCard] = []
@@ -375,24 +382,30 @@ BLOB_AREA = (0.6, 1.35)  # of a typical card: a card-sized patch of paper (a sco
 BLOB_STEP = 4  # paper patches are looked for on a mask this many times coarser
 
 
-def _card_blobs(mask: np.ndarray, card_area: float, aspect: float) -> list[np.ndarray]:
-    """Outlines (mask pixels) of patches of paper with a card's shape and size: a card whose panel the mask
-    takes for paper (a pale grey print, glare) shows no hole, only its outline.
+def _card_blobs(mask: np.ndarray, card_area: Callable[[float, float], float], aspect: float) -> list[np.ndarray]:
+    """Outlines (mask pixels) of patches of paper with a card's shape and size (``card_area(x, y)``, in mask
+    pixels, at a place): a card whose panel the mask takes for paper (a pale grey print, glare) shows no
+    hole, only its outline.
 
     >>> mask = np.zeros((400, 400), np.uint8)
     >>> mask[100:276, 100:226] = 1
-    >>> (blob,) = _card_blobs(mask, 126 * 176, 0.7)
+    >>> (blob,) = _card_blobs(mask, lambda x, y: 126 * 176, 0.7)
     >>> bool(np.abs(blob.min(axis=0) - 100).max() < 6 and np.abs(blob.max(axis=0) - [226, 276]).max() < 6)
     True
-    >>> _card_blobs(mask, 2 * 126 * 176, 0.7)  # half a card's size: not a card
+    >>> _card_blobs(mask, lambda x, y: 2 * 126 * 176, 0.7)  # half a card's size: not a card
     []
+    >>> ring = np.zeros((400, 400), np.uint8)  # only the frame is paper, seen askew and foreshortened
+    >>> _ = cv2.polylines(ring, [np.int32([[150, 100], [260, 160], [200, 290], [90, 230]])], True, 1, 4)
+    >>> len(_card_blobs(ring, lambda x, y: 17900, 0.7))
+    1
     """
     coarse = cv2.resize(mask, None, fx=1 / BLOB_STEP, fy=1 / BLOB_STEP, interpolation=cv2.INTER_AREA)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(coarse, connectivity=4)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(coarse, connectivity=8)  # a thin frame steps diagonally
     out = []
     for i in range(1, count):
         x, y, w, h, _ = stats[i]
-        if not BLOB_AREA[0] * card_area < w * h * BLOB_STEP**2 < 2 * BLOB_AREA[1] * card_area:
+        here = card_area((x + w / 2) * BLOB_STEP, (y + h / 2) * BLOB_STEP)
+        if not BLOB_AREA[0] * here < w * h * BLOB_STEP**2 < 2 * BLOB_AREA[1] * here:
             continue  # (a card turned 45 degrees fills half its bounding box)
         if x == 0 or y == 0 or x + w >= coarse.shape[1] or y + h >= coarse.shape[0]:
             continue
@@ -401,7 +414,7 @@ def _card_blobs(mask: np.ndarray, card_area: float, aspect: float) -> list[np.nd
         outline = max(contours, key=cv2.contourArea) + np.array([x, y])
         area = cv2.contourArea(outline) + cv2.arcLength(outline, True) / 2  # (the outline runs through pixel centres)
         (_, _), (rw, rh), _ = cv2.minAreaRect(outline)
-        if (BLOB_AREA[0] * card_area < area * BLOB_STEP**2 < BLOB_AREA[1] * card_area and area >= 0.8 * (rw + 1) * (rh + 1)
+        if (BLOB_AREA[0] * here < area * BLOB_STEP**2 < BLOB_AREA[1] * here and area >= 0.7 * (rw + 1) * (rh + 1)
                 and 0.75 * aspect < min(rw, rh) / max(rw, rh, 1) < 1.3 * aspect):
             out.append((outline.reshape(-1, 2).astype(np.float64) + 0.5) * BLOB_STEP - 0.5)
     return out
