@@ -211,13 +211,24 @@ def _short_side_first(quad: np.ndarray) -> np.ndarray:
     return quad
 
 
-def card_from_panel(panel: np.ndarray, spec: CardSpec) -> np.ndarray:
-    """The card's corners from its panel's (same order, first side short), through the panel homography."""
+def _outlines_mm(spec: CardSpec) -> tuple[np.ndarray, np.ndarray]:
+    """The panel's and the card's corners (TL, TR, BR, BL) in mm, the panel's top-left at the origin."""
     pw, ph = spec.panel_mm
     f = spec.frame_mm
-    h = cv2.getPerspectiveTransform(np.float32([[0, 0], [pw, 0], [pw, ph], [0, ph]]), panel.astype(np.float32))
-    card = np.float32([[-f, -f], [pw + f, -f], [pw + f, ph + f], [-f, ph + f]]).reshape(-1, 1, 2)
-    return cv2.perspectiveTransform(card, h).reshape(4, 2)
+    return (np.float32([[0, 0], [pw, 0], [pw, ph], [0, ph]]),
+            np.float32([[-f, -f], [pw + f, -f], [pw + f, ph + f], [-f, ph + f]]))
+
+
+def _mapped(points: np.ndarray, src: np.ndarray, dst: np.ndarray) -> np.ndarray:
+    """``points`` carried through the homography taking quadrilateral ``src`` to ``dst``."""
+    h = cv2.getPerspectiveTransform(src.astype(np.float32), dst.astype(np.float32))
+    return cv2.perspectiveTransform(points.astype(np.float32).reshape(-1, 1, 2), h).reshape(-1, 2)
+
+
+def card_from_panel(panel: np.ndarray, spec: CardSpec) -> np.ndarray:
+    """The card's corners from its panel's (same order, first side short), through the panel homography."""
+    panel_mm, card_mm = _outlines_mm(spec)
+    return _mapped(card_mm, panel_mm, panel)
 
 
 def card_around(outline: np.ndarray, spec: CardSpec, whole: bool = False) -> FoundCard:
@@ -226,12 +237,8 @@ def card_around(outline: np.ndarray, spec: CardSpec, whole: bool = False) -> Fou
     away, seen small)."""
     rect = _short_side_first(cv2.boxPoints(cv2.minAreaRect(outline.astype(np.float32))).astype(np.float64))
     if whole:  # the panel inside, through the same map as card_from_panel's
-        pw, ph = spec.panel_mm
-        f = spec.frame_mm
-        card_mm = np.float32([[-f, -f], [pw + f, -f], [pw + f, ph + f], [-f, ph + f]])
-        h = cv2.getPerspectiveTransform(card_mm, rect.astype(np.float32))
-        panel_mm = np.float32([[0, 0], [pw, 0], [pw, ph], [0, ph]]).reshape(-1, 1, 2)
-        panel = cv2.perspectiveTransform(panel_mm, h).reshape(4, 2).astype(np.float64)
+        panel_mm, card_mm = _outlines_mm(spec)
+        panel = _mapped(panel_mm, card_mm, rect).astype(np.float64)
     else:
         panel = rect
     return FoundCard(card_from_panel(panel, spec), panel, float(abs(cv2.contourArea(panel.astype(np.float32)))))
@@ -378,7 +385,7 @@ def search_cards(image: np.ndarray, spec: CardSpec, min_fraction: float = 2e-4) 
     return CardSearch(kept, [p for p in loose if not any(_inside(p.mean(axis=0), k.corners) for k in kept)])
 
 
-BLOB_AREA = (0.6, 1.35)  # of a typical card: a card-sized patch of paper (a score pad is larger)
+BLOB_AREA = (0.6, 1.35)  # of a card there: a card-sized patch of paper (a score pad is larger)
 BLOB_STEP = 4  # paper patches are looked for on a mask this many times coarser
 
 

@@ -389,8 +389,9 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
     # a special card is kept if it shows what a card shows, or, shown poorly (far away, blurred), matches one
     # card clearly and has its colour; it is flagged unless read surely (see CardRead.trusted). Else it is set
     # aside, and flagged.
-    specials = [r for r in shaped if r.kind == "special" and (r.shown >= SHOWN_MIN or r.clear)]
-    odd += [r for r in shaped if r.kind == "special" and not (r.shown >= SHOWN_MIN or r.clear)]
+    kept = [r.shown >= SHOWN_MIN or r.clear for r in shaped]
+    specials = [r for r, k in zip(shaped, kept, strict=True) if r.kind == "special" and k]
+    odd += [r for r, k in zip(shaped, kept, strict=True) if r.kind == "special" and not k]
     plane = fit_plane([club.card.corners] + [r.card.corners for r in holes], size, image.shape)
     poses, misfit = plane.poses, plane.misfit
     order, problems = chain(poses[0], [(r, p) for r, p in zip(holes, poses[1:], strict=True)], size)
