@@ -417,19 +417,13 @@ def draw_overlay(image: np.ndarray, reads: list[Read], lattice: Lattice) -> np.n
     for rd in reads:
         colour = (0, 0, 255) if rd.flagged else (0, 220, 255)
         poly = np.round(rd.polygon).astype(np.int32)
-        if rd.where.startswith("tiles"):
-            if rd.flagged:
-                cv2.polylines(out, [poly], True, colour, thick * 2)
+        tile = rd.where.startswith("tiles")
+        if rd.flagged or not tile:  # every tile's outline is the lattice already
+            cv2.polylines(out, [poly], True, colour, thick * 2)
+        if tile:
             label = f"{rd.value['tile']} {rd.value['rotation']}"
-        elif rd.where == "entrance":
-            cv2.polylines(out, [poly], True, colour, thick * 2)
-            label = "entrance"
-        elif rd.where == "grid":
-            cv2.polylines(out, [poly], True, colour, thick * 2)
-            label = "lattice doubtful"
         else:
-            cv2.polylines(out, [poly], True, colour, thick * 2)
-            label = f"#{rd.value}"
+            label = {"entrance": "entrance", "grid": "lattice doubtful"}.get(rd.where, f"#{rd.value}")
         x, y = poly[0] + (40 * scale, -10 * scale) if rd.where == "grid" else poly.mean(axis=0)  # beside the tiles
         cv2.putText(out, label, (int(x - 40 * scale), int(y)), cv2.FONT_HERSHEY_SIMPLEX, 0.7 * scale, (0, 0, 0),
                     thick * 3, cv2.LINE_AA)
