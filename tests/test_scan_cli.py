@@ -32,3 +32,19 @@ def test_bad_photo_is_one_line(tmp_path, content):
     photo.write_bytes(content)
     result = CliRunner().invoke(main, ["scan", str(photo)])
     assert result.exit_code == 2 and result.output.count("\n") == 1
+
+
+@pytest.mark.parametrize("game", ["minigolf-designer", "18-holes", "gnoming-a-round", "the-front-nine"])
+def test_overlay_written_for_every_game(tmp_path, game):
+    """`--overlay` writes the photo with the reading drawn on it, whatever the game."""
+    import cv2
+    import numpy as np
+    from paths import REPO
+
+    photo = sorted((REPO / "fixtures" / "sets" / f"{game}-flat-scan").glob("*.jpg"))[0]
+    out = tmp_path / "overlay.png"
+    result = CliRunner().invoke(main, ["scan", str(photo), "--game", game, "--overlay", str(out)])
+    assert result.exit_code == 0, result.output
+    drawn, original = cv2.imread(str(out)), cv2.imread(str(photo))
+    assert drawn is not None and drawn.shape == original.shape
+    assert np.abs(drawn.astype(int) - original).max() > 100  # something is drawn, not the photo copied

@@ -300,7 +300,7 @@ def scan(image: np.ndarray, setup: dict | None = None, debug: Debug | None = Non
                    "grid_corners": rect.to_photo(lattice.corners()).round(1).tolist()},
         "review": [r.review_entry() for r in reads if r.flagged],
     }
-    overlay = draw_overlay(image, reads, rect, lattice) if debug is not None else None
+    overlay = draw_overlay(image, reads, rect, lattice)
     if debug is not None:
         debug.add("grid", lattice.draw(rect.image))
         debug.add("reads", overlay)
