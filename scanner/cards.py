@@ -80,6 +80,12 @@ class FoundCard:
 PAPER_TINT = 0.6  # lowest channel over highest: paper under a lamp a phone did not fully correct stays above
 
 
+def _whiteness(b: np.ndarray, g: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """Brightness, strongly coloured pixels counted darker (see :func:`paper_white`)."""
+    tint = np.minimum(np.minimum(b, g), r) / np.maximum(np.maximum(np.maximum(b, g), r), 1.0)
+    return (b + g + r) * np.where(tint >= PAPER_TINT, 1.0, tint**2)
+
+
 def paper_white(pixels: np.ndarray) -> np.ndarray:
     """The colour of white paper among ``pixels`` (n, 3), as the light shows it: the median of the brightest
     few (0.5 %), strongly coloured ones counted darker. A yellow panel in a lamp's spot can outshine the
@@ -92,9 +98,7 @@ def paper_white(pixels: np.ndarray) -> np.ndarray:
     >>> paper_white(np.concatenate([paper, yellow, table])).tolist()
     [125.0, 141.0, 149.0]
     """
-    b, g, r = pixels.T  # (numpy's max over a 3-long axis is slow)
-    tint = np.minimum(np.minimum(b, g), r) / np.maximum(np.maximum(np.maximum(b, g), r), 1.0)
-    whiteness = (b + g + r) * np.where(tint >= PAPER_TINT, 1.0, tint**2)
+    whiteness = _whiteness(*pixels.T)  # (numpy's max over a 3-long axis is slow)
     return np.median(pixels[whiteness >= np.percentile(whiteness, 99.5)], axis=0) + 1.0
 
 
@@ -106,7 +110,47 @@ def paper_mask(image: np.ndarray) -> np.ndarray:
     sample = image[::4, ::4].reshape(-1, 3).astype(np.float32)  # a sixteenth of the pixels: plenty
     white = paper_white(sample)
     gains = white.mean() / white  # white balance on the brightest surfaces
-    balanced = cv2.transform(image, np.diag(gains).astype(np.float32))
+    return _bright_and_grey(cv2.transform(image, np.diag(gains).astype(np.float32)))
+
+
+LOCAL_BLOCK = 8  # px: the local white is judged from the brightest pixel of each block this size
+LOCAL_WINDOW = 0.1  # of the photo's longer side: the reach of a local white (light changes slowly)
+LOCAL_WHITEST = 0.9  # blocks this close to the whitest nearby one show the paper there
+
+
+def local_paper_mask(image: np.ndarray) -> np.ndarray:
+    """Like :func:`paper_mask`, but white balanced on the whitest surfaces nearby rather than on the
+    photo's brightest: a pale yellow score pad outshining the cards sets a global white that makes their
+    frames look blue. The mask is then cleaned of single-pixel specks and gaps (a noisy table's grain
+    breaks thin frames, so that a panel's hole leaks into the table).
+
+    >>> img = np.full((400, 600, 3), 45, np.uint8)
+    >>> img[20:120, 420:580] = (170, 250, 255)  # a yellow pad, the brightest thing in the photo
+    >>> _ = cv2.rectangle(img, (60, 200), (185, 375), (215, 212, 200), -1)  # a bluish white
+    >>> _ = cv2.rectangle(img, (68, 208), (177, 367), (40, 90, 40), -1)
+    >>> frame = (slice(210, 365), slice(60, 64))  # the left side of its frame
+    >>> float(paper_mask(img)[frame].mean()), float(local_paper_mask(img)[frame].mean())
+    (0.0, 1.0)
+    """
+    sample = image[::2, ::2]  # every other pixel: a frame is still several wide
+    n = LOCAL_BLOCK // 2
+    h, w = (s // n for s in sample.shape[:2])
+    blocks = sample[:h * n, :w * n].reshape(h, n, w, n, 3).transpose(0, 2, 1, 3, 4).reshape(h, w, -1, 3)
+    lum = blocks.sum(axis=3, dtype=np.uint16)
+    colour = np.take_along_axis(blocks, lum.argmax(axis=2)[..., None, None], axis=2)[:, :, 0].astype(np.float32)
+    whiteness = _whiteness(*cv2.split(colour))
+    k = max(3, int(LOCAL_WINDOW * max(h, w)) | 1)
+    whitest = (whiteness >= LOCAL_WHITEST * cv2.dilate(whiteness, np.ones((k, k), np.uint8))).astype(np.float32)
+    weight = cv2.GaussianBlur(whitest, (0, 0), k / 2)
+    white = cv2.GaussianBlur(colour * whitest[..., None], (0, 0), k / 2) / np.maximum(weight, 1e-6)[..., None] + 1.0
+    gains = cv2.resize(white.mean(axis=2, keepdims=True) / white, (image.shape[1], image.shape[0]),
+                       interpolation=cv2.INTER_LINEAR)
+    balanced = cv2.multiply(image, gains, dtype=cv2.CV_8U)
+    return cv2.medianBlur(_bright_and_grey(balanced), 3)
+
+
+def _bright_and_grey(balanced: np.ndarray) -> np.ndarray:
+    """The paper mask of a white-balanced photo (see :func:`paper_mask`)."""
     b, g, r = cv2.split(balanced)  # (OpenCV's per-pixel max/min: numpy's over a 3-long axis is slow)
     v = cv2.max(cv2.max(b, g), r)
     low = cv2.min(cv2.min(b, g), r)
@@ -318,15 +362,41 @@ class CardSearch:
     loose: list[np.ndarray]
 
 
-def find_cards(image: np.ndarray, spec: CardSpec, min_fraction: float = 2e-4) -> list[FoundCard]:
-    """Every card (panel inside a white frame) in the photo, largest first."""
-    return search_cards(image, spec, min_fraction).found
+def find_cards(image: np.ndarray, spec: CardSpec, enough: int = 1, min_fraction: float = 2e-4) -> list[FoundCard]:
+    """Every card (panel inside a white frame) in the photo, largest first (see :func:`search_cards`)."""
+    return search_cards(image, spec, enough, min_fraction).found
 
 
-def search_cards(image: np.ndarray, spec: CardSpec, min_fraction: float = 2e-4) -> CardSearch:
-    """Every card in the photo (see :class:`CardSearch`)."""
+def search_cards(image: np.ndarray, spec: CardSpec, enough: int = 1, min_fraction: float = 2e-4) -> CardSearch:
+    """Every card in the photo (see :class:`CardSearch`). When the paper mask yields fewer than ``enough``
+    cards, the search is done again on :func:`local_paper_mask` and the cards it adds are kept too: a
+    coloured surface taken for the paper white (a yellow score pad) makes the frames look tinted, and a
+    dim, noisy table breaks them up."""
     small, scale = downscale(image, WORK_SIDE)
-    mask = paper_mask(small)
+    first = _search_mask(small, scale, paper_mask(small), spec, min_fraction)
+    if len(first.found) >= enough:
+        return first
+    return _merged(first, _search_mask(small, scale, local_paper_mask(small), spec, min_fraction))
+
+
+def _merged(first: CardSearch, second: CardSearch) -> CardSearch:
+    """The cards of ``first`` and those of ``second`` that none of them overlaps, largest first; and the
+    loose outlines of both that no card covers (each place once)."""
+    found = list(first.found)
+    for card in second.found:
+        if not any(_inside(card.centre, k.corners) or _inside(k.centre, card.corners) for k in found):
+            found.append(card)
+    loose = [p for p in first.loose + second.loose if not any(_inside(p.mean(axis=0), k.corners) for k in found)]
+    kept: list[np.ndarray] = []
+    for p in loose:
+        if not any(_inside(p.mean(axis=0), q) for q in kept):
+            kept.append(p)
+    return CardSearch(sorted(found, key=lambda c: -c.area_px), kept)
+
+
+def _search_mask(small: np.ndarray, scale: float, mask: np.ndarray, spec: CardSpec, min_fraction: float
+                 ) -> CardSearch:
+    """The cards in ``small`` (the photo at ``scale``) as holes in a paper ``mask`` of it."""
     aspect = spec.panel_mm[0] / spec.panel_mm[1]
     min_area = min_fraction * mask.size
     # holes of the paper mask: regions of other colour that paper encloses

@@ -84,3 +84,32 @@ def test_a_card_around_a_loose_card_outline():
     assert np.abs(corners - outline).max() < 0.01
     panel = card.panel if card.panel[0, 1] < 200 else np.roll(card.panel, 2, axis=0)
     assert np.abs(panel - [[108, 108], [218, 108], [218, 268], [108, 268]]).max() < 0.5
+
+
+def _dim_noisy_table_with_a_pad(rng: np.random.Generator) -> tuple[np.ndarray, list[tuple[int, int]]]:
+    """Three cards with bluish frames on a dark grainy table, a pale yellow score pad the brightest thing
+    in the photo; and the cards' top-left corners."""
+    img = np.clip(rng.normal(45, 9, (900, 1200, 3)), 0, 255).astype(np.uint8)
+    img[40:260, 920:1160] = (174, 250, 254)
+    corners = [(200, 400), (330, 400), (460, 400)]
+    for x0, y0 in corners:
+        cv2.rectangle(img, (x0, y0), (x0 + 125, y0 + 175), (216, 213, 199), -1)
+        cv2.rectangle(img, (x0 + 8, y0 + 8), (x0 + 117, y0 + 167), (40, 90, 39), -1)
+    grain = rng.normal(0, 12, img.shape)  # the table's grain over everything, as a phone shows it
+    return np.clip(img + grain, 0, 255).astype(np.uint8), corners
+
+
+def test_cards_the_paper_white_misjudges_are_found_by_a_local_white():
+    # white balanced on the pad, the frames look too blue for paper: the first search finds no card
+    img, corners = _dim_noisy_table_with_a_pad(np.random.default_rng(3))
+    assert search_cards(img, SPEC, enough=0).found == []
+    found = search_cards(img, SPEC).found
+    assert len(found) == 3
+    for card, (x0, y0) in zip(sorted(found, key=lambda c: c.centre[0]), corners, strict=True):
+        quad = card.corners if card.corners[0, 1] < y0 + 50 else card.turned().corners
+        assert np.abs(quad - [[x0, y0], [x0 + 126, y0], [x0 + 126, y0 + 176], [x0, y0 + 176]]).max() < 2.0
+
+
+def test_the_second_search_only_adds_cards():
+    # the first search finds the two cards; asked for more, the second finds them again: nothing is doubled
+    assert len(search_cards(_two_cards(), SPEC, enough=5).found) == 2

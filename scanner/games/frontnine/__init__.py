@@ -84,6 +84,7 @@ FACE_DOWN_FIT = 0.1
 DISTANCE_SURE = 0.25  # balls: a distance this close to the last scoring ball may lie on either side of it
 DISTANCE_RIGHT = 0.25  # balls: the bench counts a distance this close to the truth as read right
 JOIN_MAX_MM = 20.0  # a tee farther than this from the previous flag exit: the chain is broken there
+MIN_CARDS = 4  # a course photo shows at least the club house and three more cards: fewer found, look harder
 
 
 def card_size() -> tuple[float, float]:
@@ -462,7 +463,7 @@ def draw_overlay(image: np.ndarray, club: CardRead, reads: list[Read]) -> np.nda
 @same_image
 def photo_cards(image: np.ndarray) -> CardSearch:
     """The card search of a photo, done once for its likelihood and its scan."""
-    return search_cards(image, spec())
+    return search_cards(image, spec(), MIN_CARDS)
 
 
 def likelihood(image: np.ndarray) -> float:

@@ -45,6 +45,7 @@ REGIONS = {(5.0, 5.0, 58.0, 83.0): 1.0, (8.0, 20.0, 55.0, 56.0): 2.0}
 READ_MIN = 0.6
 MARGIN_MIN = 0.015
 NOT_A_CARD = 0.3  # a framed shape matching no face even this well is something else (a box lid, a pad)
+GRID_CARDS = 9  # a player's grid, 3 x 3
 MIN_GRID = 5  # fewer cards together are a discard pile or strays, not a grid
 CARD_SIZED = (0.6, 1.6)  # panel area against its neighbours' in a grid: a card's, seen in perspective
 
@@ -284,7 +285,7 @@ def draw_overlay(image: np.ndarray, reads: list[Read], grids: list[GridRead], na
 @same_image
 def photo_cards(image: np.ndarray) -> list[FoundCard]:
     """The cards found in a photo, once for its likelihood and its scan."""
-    return find_cards(image, SPEC)
+    return find_cards(image, SPEC, GRID_CARDS)  # fewer found: not even one grid, look harder
 
 
 def likelihood(image: np.ndarray) -> float:
@@ -298,7 +299,7 @@ def likelihood(image: np.ndarray) -> float:
     sample = found[:12]
     tpl = templates()
     trusted = sum(read_card(image, c, tpl).trusted for c in sample)
-    return float(trusted / len(sample) * min(1.0, len(found) / 9))
+    return float(trusted / len(sample) * min(1.0, len(found) / GRID_CARDS))
 
 
 def compare(truth_board: dict[str, Any], read_board: dict[str, Any]) -> dict[str, Any]:
