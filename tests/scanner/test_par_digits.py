@@ -101,8 +101,8 @@ def test_two_pieces_read_as_different_pars_leave_it_unread():
 
 
 def _teegreen_square() -> list[list[Guess]]:
-    """One tee/green square, diagonal TL-BR, strokes clearly at N (upper triangle) and at W (lower)."""
-    return [[Guess({"k": "teegreen"}, 0.95, diagonal=0, halves=((0.9, 0.0), (0.0, 0.9)))]]
+    """One tee/green square, diagonal TL-BR, stub lines clearly at N (upper triangle) and at W (lower)."""
+    return [[Guess({"k": "teegreen"}, 0.95, diagonal=0, halves=((3.0, 0.0), (0.0, 3.0)))]]
 
 
 def test_tee_is_the_triangle_holding_the_digit():

@@ -23,7 +23,7 @@ from scanner.games.eighteen import plan as planmod
 from scanner.games.eighteen.classify import Guess, read_square, sure
 from scanner.games.eighteen.evaluate import compare  # noqa: F401  (plugin interface, used by `golfscan bench`)
 from scanner.games.eighteen.features import binarize, measure
-from scanner.games.eighteen.parmarks import BLURRED_CORE, square_candidates
+from scanner.games.eighteen.parmarks import square_candidates
 from scanner.games.eighteen.squares import kind_probabilities
 from scanner.grid import Lattice, find_lattice
 from scanner.locate import find_grid_quad
@@ -45,7 +45,6 @@ LOOK_ALIKE = 0.85  # coarse correlation of two squares' ink worth the exact prin
 PRINTED_SURE = 0.98  # a twin this close overrides even a confident reading (hand drawings never repeat so)
 SHADE = 0.35  # most paper darkening taken for shade rather than ink (blacked-out squares are near 1)
 SHADE_DOUBT = 0.5  # a square left blank once this share of the ink level was lifted may be a light blackout
-DIGIT_SEEN = 0.8  # a piece read as a par this surely (in some turn) spares a second cut at a higher ink level
 TREE_VOTE = 2.0  # log-evidence one upright tree adds to an orientation
 TREE_CANOPY = 0.03  # least enclosed paper of a canopy, share of the square
 TREE_OFFSET = 0.05  # least shift of the ink's centre from the canopy's centre (the trunk), share of the side
@@ -154,15 +153,9 @@ def _look_alikes(patches: dict[tuple[int, int], np.ndarray]) -> list[tuple[int, 
 
 
 def _digit_candidates(image: np.ndarray, quad: np.ndarray, threshold: float) -> tuple[list, np.ndarray]:
-    """A tee/green square's digit candidates and their readings in all four turns: cut at the usual ink
-    level, and when no piece reads as a par digit there, also at the level of the strokes' cores (a
-    blurred digit is a blob at the usual level; a sharp one breaks up at the higher)."""
+    """A tee/green square's digit candidates (cut at several ink levels) and their readings in all four turns."""
     cands = square_candidates(image, quad, threshold)
-    probs = planmod.digit_probabilities(cands)
-    if len(probs) and probs[:, :, :3].max() >= DIGIT_SEEN:
-        return cands, probs
-    more = square_candidates(image, quad, threshold, core=BLURRED_CORE)
-    return cands + more, np.concatenate([probs, planmod.digit_probabilities(more)])
+    return cands, planmod.digit_probabilities(cands)
 
 
 @dataclass(frozen=True)
@@ -244,10 +237,10 @@ def read_plan(image: np.ndarray) -> PlanReading:
     twins |= {k: v for k, v in planmod.printed_twins(free, alike).items() if v >= PRINTED_SURE}
     for (r, c), score in twins.items():
         final[r][c] = Guess({"k": "gorse"}, sure(score, planmod.PRINTED_MATCH, 0.03), note="printed symbol")
-    digit_reads = {}
-    for (r, c), cs in cands.items():
-        digit_reads[r, c] = planmod.read_par(cs, probs[r, c], turns)
-        final[r][c] = planmod.resolve_teegreen(guesses, r, c, digit_reads[r, c])
+    digit_reads = {(r, c): planmod.read_par(cs, probs[r, c], turns) for (r, c), cs in cands.items()}
+    sides = planmod.tee_sides(guesses, digit_reads)
+    for (r, c), digit in digit_reads.items():
+        final[r][c] = planmod.resolve_teegreen(guesses, r, c, digit, sides[r, c])
     return PlanReading(geo, final, digit_reads, orient)
 
 

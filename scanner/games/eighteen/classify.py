@@ -3,9 +3,9 @@
 
 The network says what the square is; the strokes say which way it runs: a fairway uses the two edges its
 lines reach furthest along, a tee/green is split by the diagonal that runs on ink, and each of its
-triangles connects through the edge its stub reaches. The confidence is the lower of the network's
-probability and how clearly the strokes decide the edges (a logistic function of the margin), so a
-reading near a decision is flagged for review.
+triangles connects through the edge its stub's lines run from (``features.stub_ink``). The confidence is
+the lower of the network's probability and how clearly the strokes decide the edges (a logistic function
+of the margin), so a reading near a decision is flagged for review.
 
 Example:
     >>> import numpy as np
@@ -25,7 +25,7 @@ from math import exp
 
 import numpy as np
 
-from scanner.games.eighteen.features import EDGES, CellFeatures, Crossing
+from scanner.games.eighteen.features import EDGES, CellFeatures, stub_ink
 from scanner.games.eighteen.squares import KINDS
 
 FAIRWAY_GAP = 0.08  # a fairway's second edge is reached this much further along than any third edge
@@ -45,7 +45,7 @@ def sure(value: float, threshold: float, scale: float) -> float:
 
 @dataclass(frozen=True)
 class Guess:
-    """A square's reading. For a tee/green, ``halves`` holds the stroke strength at the two edges of each
+    """A square's reading. For a tee/green, ``halves`` holds the stub ink at the two edges of each
     triangle (in ``HALVES[diagonal]`` order)."""
 
     value: dict
@@ -65,15 +65,11 @@ def _fairway(f: CellFeatures) -> tuple[dict, float, tuple]:
     return {"k": "fairway", "edges": sorted((a, b), key=EDGES.index)}, conf, alternatives
 
 
-def _stub_strength(crossing: Crossing) -> float:
-    """How strongly strokes reach one edge of a tee/green triangle: a fairway's two lines beat one stub."""
-    return crossing.extent + 0.1 * min(crossing.count, 2)
-
-
 def _teegreen(f: CellFeatures) -> tuple[int, tuple, float]:
-    """The diagonal on ink, the stroke strength at each triangle's two edges, and how sure the diagonal is."""
+    """The diagonal on ink, the stub ink at each triangle's two edges, and how sure the diagonal is."""
     best = 0 if f.diagonal[0] >= f.diagonal[1] else 1
-    halves = tuple(tuple(_stub_strength(f.beside_diagonal[e]) for e in pair) for pair in HALVES[best])
+    ink = stub_ink(f.strokes, best)
+    halves = tuple((ink[a], ink[b]) for a, b in HALVES[best])
     return best, halves, sure(f.diagonal[best] - f.diagonal[1 - best], DIAGONAL_GAP, 0.02)
 
 

@@ -8,6 +8,8 @@ What is measured is what every hand-drawn plan shares, whatever the pen or the s
   parallel lines reach two edges; hazards drawn inside the square reach none);
 * ``diagonal``  - for each diagonal, the share of a corner-to-corner path that runs on ink, allowing a
   hand-drawn wobble (a tee/green square is split by a diagonal);
+* ``stub_ink``  - per edge, straight strokes running square to it within its triangle (a tee/green's stub
+  is a pair of such lines from the edge's middle to the diagonal);
 * ``blobs``     - connected ink pieces away from the edges (digits, flags, trees, dots, waves).
 
 Example:
@@ -21,6 +23,7 @@ Example:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 import cv2
 import numpy as np
@@ -30,6 +33,10 @@ BAND = (0.1, 0.2)  # crossing band: from the printed line's edge to a fifth of t
 MARGIN = 0.1  # the printed grid line and its blur occupy this share of the side
 WOBBLE = 0.05
 WEAK = 0.5  # a stroke's fainter stretches count down to this share of the threshold, where they join ink above it
+STUB_LINE = 0.2  # a stub's side line runs straight at least this share of the side (digit and flag strokes are shorter)
+STUB_STRIP = 0.35  # a stub's lines lie within this share of the side from the middle of their edge
+DIAGONAL_CLEAR = 0.06  # ink this close to the diagonal (share of the side) is the diagonal's own stroke
+MIDDLE = {"N": (0.5, 0.0), "E": (1.0, 0.5), "S": (0.5, 1.0), "W": (0.0, 0.5)}  # (x, y) of each edge's middle
 
 
 @dataclass(frozen=True)
@@ -68,7 +75,6 @@ class CellFeatures:
     ink: float  # share of inner pixels that are ink
     crossings: dict[str, Crossing]
     diagonal: tuple[float, float]  # (TL-BR, BL-TR) ink share along the best path
-    beside_diagonal: dict[str, Crossing]  # crossings once the better diagonal's stroke is erased
     blobs: tuple[Blob, ...]
     strokes: np.ndarray  # the binarised patch (``binarize``) the measurements come from
 
@@ -159,6 +165,39 @@ def erase_path(b: np.ndarray, path: np.ndarray, width: int) -> np.ndarray:
     return b * (1 - mask)
 
 
+@cache
+def _stub_zones(size: int, diagonal: int) -> dict[str, np.ndarray]:
+    """Per edge, the pixels where its stub's lines may lie: its side of ``diagonal``, clear of it, near the
+    edge's middle."""
+    y, x = (np.mgrid[0:size, 0:size] + 0.5) / size
+    across = (x - y) if diagonal == 0 else (x + y - 1)  # signed, 0 on the diagonal
+    clear = np.abs(across) > DIAGONAL_CLEAR * np.sqrt(2)
+    zones = {}
+    for edge, (mx, my) in MIDDLE.items():
+        side = np.sign((mx - my) if diagonal == 0 else (mx + my - 1))
+        along = x if edge in "NS" else y
+        zones[edge] = clear & (np.sign(across) == side) & (np.abs(along - 0.5) < STUB_STRIP)
+    return zones
+
+
+def stub_ink(b: np.ndarray, diagonal: int) -> dict[str, float]:
+    """Per edge, the ink (in units of the side) of straight strokes square to that edge, near its middle, on
+    its side of ``diagonal`` (0 = TL-BR, 1 = BL-TR) and clear of it.
+
+    A tee/green triangle connects through the edge its stub comes from: two lines from that edge to the
+    diagonal. Straight runs only count, so a digit or flag beside the stub adds little; measuring the
+    lines themselves, not where strokes cross a band, leaves out what is left of the diagonal near the
+    corners.
+    """
+    size = b.shape[0]
+    line = max(3, int(round(STUB_LINE * size)))
+    wide = cv2.dilate(b, np.ones((3, 3), np.uint8))  # a line slanting a little stays one run
+    runs = {"NS": cv2.morphologyEx(wide, cv2.MORPH_OPEN, np.ones((line, 1), np.uint8)) & b,
+            "EW": cv2.morphologyEx(wide, cv2.MORPH_OPEN, np.ones((1, line), np.uint8)) & b}
+    return {edge: float(np.count_nonzero(runs["NS" if edge in "NS" else "EW"][zone])) / size
+            for edge, zone in _stub_zones(size, diagonal).items()}
+
+
 def blobs(b: np.ndarray) -> tuple[Blob, ...]:
     size = b.shape[0]
     count, labels, stats, _ = cv2.connectedComponentsWithStats(b, connectivity=8)
@@ -200,13 +239,12 @@ def measure(ink: np.ndarray, threshold: float) -> CellFeatures:
     m = int(round(MARGIN * size))
     b = binarize(ink, threshold)
     inner = slice(m, size - m)
-    diagonal, path = diagonal_paths(b)
+    diagonal, _ = diagonal_paths(b)
     return CellFeatures(
         corners=_corner_ink(b),
         ink=float(b[inner, inner].mean()),
         crossings=crossings(b),
         diagonal=diagonal,
-        beside_diagonal=crossings(erase_path(b, path, 3)),
         blobs=blobs(b),
         strokes=b,
     )

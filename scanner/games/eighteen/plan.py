@@ -30,9 +30,11 @@ STEP = {"N": (-1, 0), "E": (0, 1), "S": (1, 0), "W": (0, -1)}
 PAR_REJECT = 0.5  # a par digit read with less probability than this is reported as unreadable
 UNSTEADY = 0.6  # confidence (flagged, still offered) of a par whose reading flips with a pixel of ink
 NEIGHBOUR = 1.0  # weight of a neighbouring fairway that ends on an edge, against the strokes seen in the square
+STUB_FLOOR = 0.3  # stub ink (side units) added to a triangle's total: faint strokes on both edges decide little
 FLOOR = 0.1  # a vote's probability floor: one square moves the choice by at most log(1 / FLOOR)
-EDGE_MARGIN = 0.6  # a triangle's edge is sure when it beats the other by this much: stubs alone are weak
-# evidence (digits and flags cross the same bands), a neighbouring fairway ending on the edge adds 1
+EDGE_MARGIN = 0.8  # a triangle's edge is sure when it beats the other by this much (``lean`` plus neighbours):
+# one stub's lines alone reach about 0.9, a neighbouring fairway ending on the edge adds 1
+EDGE_SCALE = 0.05
 
 
 def rotate_edge(edge: str, turns: int) -> str:
@@ -126,8 +128,18 @@ def half_of(diagonal: int, centre: tuple[float, float]) -> int:
     return 0 if (x > y if diagonal == 0 else x + y < 1) else 1
 
 
+def lean(g: Guess, edge: str) -> float:
+    """How much a tee/green's stub ink favours ``edge`` over the other edge of its triangle, in (-1, 1)."""
+    for pair, scores in zip(HALVES[g.diagonal], g.halves, strict=True):
+        if edge in pair:
+            own, other = scores if edge == pair[0] else scores[::-1]
+            return (own - other) / (own + other + STUB_FLOOR)
+    return 0.0
+
+
 def connects(guesses: list[list[Guess]], r: int, c: int, edge: str) -> float:
-    """1 if the square across ``edge`` reads as a fairway ending on this edge, 0.5 for a tee/green, else 0."""
+    """How surely the square across ``edge`` joins this one there: 1 for a fairway ending on the edge, a
+    tee/green's lean towards it (``lean``), else 0."""
     dr, dc = STEP[edge]
     rr, cc = r + dr, c + dc
     if not (0 <= rr < len(guesses) and 0 <= cc < len(guesses[0])):
@@ -136,28 +148,108 @@ def connects(guesses: list[list[Guess]], r: int, c: int, edge: str) -> float:
     if other.get("k") == "fairway":
         return 1.0 if OPPOSITE[edge] in other["edges"] else 0.0
     if other.get("k") == "teegreen":
-        return 0.5 if OPPOSITE[edge] in {e for pair in HALVES[guesses[rr][cc].diagonal] for e in pair} else 0.0
+        return max(0.0, lean(guesses[rr][cc], OPPOSITE[edge]))
     return 0.0
 
 
-def resolve_teegreen(guesses: list[list[Guess]], r: int, c: int, digit: DigitRead) -> Guess:
-    """Tee edge, green edge and par of a tee/green square (rectified frame), with a confidence."""
+def triangle_edges(guesses: list[list[Guess]], r: int, c: int) -> tuple[list[str], list[float]]:
+    """The edge each triangle of a tee/green square connects through (``HALVES`` order), and how sure each is:
+    its stub's lines, and a neighbour that joins it there."""
     g = guesses[r][c]
     chosen, sureness = [], []
-    for (a, b), scores in zip(HALVES[g.diagonal], g.halves, strict=True):
-        sa = scores[0] + NEIGHBOUR * connects(guesses, r, c, a)
-        sb = scores[1] + NEIGHBOUR * connects(guesses, r, c, b)
-        chosen.append(a if sa >= sb else b)
-        sureness.append(sure(abs(sa - sb), EDGE_MARGIN, 0.1))
-    notes = []
+    for a, b in HALVES[g.diagonal]:
+        margin = lean(g, a) + NEIGHBOUR * (connects(guesses, r, c, a) - connects(guesses, r, c, b))
+        chosen.append(a if margin >= 0 else b)
+        sureness.append(sure(abs(margin), EDGE_MARGIN, EDGE_SCALE))
+    return chosen, sureness
+
+
+def side_evidence(g: Guess, digit: DigitRead) -> float:
+    """Evidence in (-1, 1) that the first triangle (``HALVES[g.diagonal][0]``) is the tee, negative for the
+    second: as sure as the piece read as the par is a digit at all, and as no piece across looks like one."""
     if digit.centre is None:
-        tee_half, side_conf = 0, 0.3
-        notes.append("no par digit found; tee and green may be swapped")
-    else:  # the tee is the triangle holding the par digit: as sure as the piece there is a digit at all,
-        # and as no piece in the other triangle looks like one
-        tee_half = half_of(g.diagonal, digit.centre)
-        across = max((like for centre, like in digit.others if half_of(g.diagonal, centre) != tee_half), default=0.0)
-        side_conf = digit.digit_like * (1.0 - across)
+        return 0.0
+    tee_half = half_of(g.diagonal, digit.centre)
+    across = max((like for centre, like in digit.others if half_of(g.diagonal, centre) != tee_half), default=0.0)
+    strength = digit.digit_like * (1.0 - across)
+    return strength if tee_half == 0 else -strength
+
+
+def _hole_end(guesses: list[list[Guess]], r: int, c: int, edge: str) -> tuple[tuple[int, int], str] | None:
+    """Where the fairway leaving square (r, c) through ``edge`` ends: the tee/green square and the edge it
+    enters by, or None when it runs into anything else."""
+    for _ in range(len(guesses) * len(guesses[0])):
+        dr, dc = STEP[edge]
+        r, c, entry = r + dr, c + dc, OPPOSITE[edge]
+        if not (0 <= r < len(guesses) and 0 <= c < len(guesses[0])):
+            return None
+        value = guesses[r][c].value
+        if value["k"] == "teegreen":
+            return (r, c), entry
+        if value["k"] != "fairway" or entry not in value["edges"]:
+            return None
+        edge = next(e for e in value["edges"] if e != entry)
+    return None
+
+
+SIDE_EVIDENCE_CAP = 0.98  # one square's digit evidence never makes its side certain on its own
+
+
+def tee_sides(guesses: list[list[Guess]], digits: dict[tuple[int, int], DigitRead]) -> dict[tuple[int, int], tuple[int, float]]:
+    """Which triangle (``HALVES`` index) of each tee/green square is the tee, and how surely.
+
+    A hole runs from one square's tee triangle along its fairway to another square's green triangle, so
+    the two ends of a fairway between tee/green squares have opposite roles, and a chain of linked holes
+    pools the par digits' evidence (``side_evidence``, as log-odds): a square whose digit is unreadable
+    takes its side from a neighbour along the chain whose digit is clear, and disagreeing digits leave the
+    chain in doubt.
+    """
+    squares = list(digits)
+    halves = {sq: triangle_edges(guesses, *sq)[0] for sq in squares}
+    links: dict[tuple[int, int], list[tuple[tuple[int, int], int]]] = {sq: [] for sq in squares}
+    for sq in squares:
+        for half, edge in enumerate(halves[sq]):
+            end = _hole_end(guesses, *sq, edge)
+            if end is None or end[0] == sq or end[0] not in halves or end[1] not in halves[end[0]]:
+                continue
+            # exactly one end is a tee: tee(sq) == half differs from tee(other) == other_half
+            other, other_half = end[0], halves[end[0]].index(end[1])
+            links[sq].append((other, 1 ^ half ^ other_half))
+    logit = {sq: 2.0 * np.arctanh(np.clip(side_evidence(guesses[sq[0]][sq[1]], digits[sq]),
+                                           -SIDE_EVIDENCE_CAP, SIDE_EVIDENCE_CAP)) for sq in squares}
+    out: dict[tuple[int, int], tuple[int, float]] = {}
+    for start in squares:
+        if start in out:
+            continue
+        parity, todo = {start: 0}, [start]  # tee half relative to the start square's: same (0) or other (1)
+        while todo:
+            sq = todo.pop()
+            for other, flip in links[sq]:
+                if other not in parity:
+                    parity[other] = parity[sq] ^ flip
+                    todo.append(other)
+        total = sum(logit[sq] * (1 - 2 * p) for sq, p in parity.items())  # for the start's tee in half 0
+        root, conf = (0 if total >= 0 else 1), float(np.tanh(abs(total) / 2))
+        for sq, p in parity.items():
+            out[sq] = (root ^ p, conf)
+    return out
+
+
+def resolve_teegreen(guesses: list[list[Guess]], r: int, c: int, digit: DigitRead,
+                     side: tuple[int, float] | None = None) -> Guess:
+    """Tee edge, green edge and par of a tee/green square (rectified frame), with a confidence. ``side`` is
+    the tee triangle and its confidence (``tee_sides``); without it, the square's own digit decides."""
+    g = guesses[r][c]
+    chosen, sureness = triangle_edges(guesses, r, c)
+    notes = []
+    if side is None:
+        evidence = side_evidence(g, digit)
+        side = (0 if evidence >= 0 else 1, abs(evidence))
+    tee_half, side_conf = side
+    if digit.centre is None:
+        notes.append("no par digit found")
+    if side_conf < 0.5:
+        notes.append("tee and green may be swapped")
     if digit.par is None:
         notes.append("par digit unreadable")
     value = {"k": "teegreen", "green_edge": chosen[1 - tee_half], "tee_edge": chosen[tee_half], "par": digit.par}
