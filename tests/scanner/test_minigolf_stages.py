@@ -114,16 +114,22 @@ def test_cell_offsets_find_a_tile_laid_off_its_cell():
     assert max(np.abs(shift[r + 1, c + 1]).max() for r, c in laid) < 0.03
 
 
-def test_a_token_face_run_into_a_flag_is_found():
-    flat = np.full((4 * PX, 4 * PX, 3), (60, 140, 70), np.uint8)
+def test_token_faces_are_found_under_tinted_light_and_run_into_a_flag():
+    flat = np.full((4 * PX, 5 * PX, 3), (60, 140, 70), np.uint8)
     r = int(round(FACE * PX))
-    cv2.circle(flat, (100, 100), r, (255, 255, 255), -1)
-    cv2.line(flat, (98, 97), (102, 103), (30, 30, 30), 2)  # the digit
+    faces = [(100, 100), (200, 150)]
+    for (x, y), white in zip(faces, [(255, 255, 255), (210, 140, 195)], strict=True):  # white; lavender, dim
+        cv2.circle(flat, (x, y), int(1.39 * r), (40, 40, 200), -1)  # the player-coloured rim
+        cv2.circle(flat, (x, y), r, white, -1)
+        cv2.putText(flat, "8", (x - 4, y + 5), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (30, 30, 30), 2)  # the digit
     cv2.rectangle(flat, (100 + r - 2, 97), (100 + r + 20, 103), (255, 255, 255), -1)  # a white flag touching it
-    cv2.rectangle(flat, (170, 40), (210, 50), (255, 255, 255), -1)  # a white sign: no face fits in it
-    found = find_faces(flat)
-    assert len(found) == 1
-    assert np.hypot(found[0][0] - 100, found[0][1] - 100) < 3
+    cv2.rectangle(flat, (170, 40), (210, 50), (255, 255, 255), -1)  # a white sign
+    flat[:, 4 * PX:] = 255  # a white table beside the course
+    found = find_faces(flat, (2, 3))
+    for x, y in faces:  # each face among the spots (reading its digit tells it from the flag and the sign)
+        assert min(np.hypot(fx - x, fy - y) for fx, fy in found) < 3
+    assert len(found) <= 5
+    assert all(fx < 4 * PX for fx, _ in found)  # nothing on the table beyond the tiles
 
 
 def _cell(template: np.ndarray) -> np.ndarray:
