@@ -334,6 +334,23 @@ def _assign_ids(reads: list[CardRead], taken: set[str]) -> list[str]:
     return ids
 
 
+def _read_search(image: np.ndarray, grey: np.ndarray, search: CardSearch, tpl: Templates
+                 ) -> tuple[list[CardRead], list[np.ndarray]]:
+    """The cards a search found, read (their sides first moved onto the edges ``grey`` shows: the mask's
+    edges shift with a panel's colour); and the loose regions no card was read in.
+
+    A loose region may be a panel the mask saw speckled, or a card whose panel it took for paper (pale
+    prints): read as the panel, and as the card, in its rectangle, a clear match is kept (flagged, as a loose
+    read is never trusted); else it stays loose."""
+    reads = [read_card(image, refined_card(grey, card, spec()), tpl) for card in search.found]
+    rescued = [replace(max((read_card(image, refined_card(grey, card_around(o, spec(), whole), spec()), tpl)
+                            for whole in (False, True)), key=lambda r: r.score), loose=True)
+               for o in search.loose]
+    clear = [r.clear and not r.faceless for r in rescued]
+    reads += [r for r, ok in zip(rescued, clear, strict=True) if ok]
+    return reads, [o for o, ok in zip(search.loose, clear, strict=True) if not ok]
+
+
 def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | None = None) -> ScanResult:
     """Read one player's course (see the module docstring for the setup keys)."""
     given = [dict(p) for p in (setup or {}).get("players", [])]
@@ -344,21 +361,15 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
         raise ScanError(f"player {name!r} is already in the table; name this photo's player differently")
     table = {"format": "golfscan/the-front-nine", "version": 1, "players": [p for p in given if "course" in p]}
     search = photo_cards(image)
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    found = [refined_card(grey, card, spec()) for card in search.found]  # the mask's edges shift with a panel's colour
-    if not found:
+    if not search.found:
         raise ScanError("no cards found in the photo (The Front Nine cards: a white frame around a coloured panel)")
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
     tpl = templates()
-    reads = [read_card(image, card, tpl) for card in found]
-    # a loose region may be a panel the mask saw speckled, or a card whose panel it took for paper (pale
-    # prints): read as the panel, and as the card, in its rectangle, a clear match is kept (flagged, as a loose
-    # read is never trusted); else it stays loose
-    rescued = [replace(max((read_card(image, refined_card(grey, card_around(o, spec(), whole), spec()), tpl)
-                            for whole in (False, True)), key=lambda r: r.score), loose=True)
-               for o in search.loose]
-    clear = [r.clear and not r.faceless for r in rescued]
-    reads += [r for r, ok in zip(rescued, clear, strict=True) if ok]
-    loose = [o for o, ok in zip(search.loose, clear, strict=True) if not ok]
+    reads, loose = _read_search(image, grey, search, tpl)
+    if not any(r.trusted and r.kind == "club" for r in reads):  # the club house missed (in a shadow?): look harder
+        more = search_cards(image, spec(), len(search.found) + 1)
+        if (len(more.found), len(more.loose)) != (len(search.found), len(search.loose)):
+            reads, loose = _read_search(image, grey, more, tpl)
     trusted = [r for r in reads if r.trusted]
     clubs = sorted((r for r in trusted if r.kind == "club"), key=lambda r: -r.score)
     if not clubs and len(trusted) < 0.5 * len(reads):
