@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from fixtures.art.minigolf.pieces import entrance_image
+from scanner.errors import ScanError
 from scanner.games.minigolf import ENTRANCE_MIN, doubtful
 from scanner.games.minigolf.colour import (
     GRASS_BGR,
@@ -19,7 +20,7 @@ from scanner.games.minigolf.colour import (
     green_table,
     white_gains,
 )
-from scanner.games.minigolf.lattice import TILE_SHARE, Lattice, boundary_quad, cell_offsets
+from scanner.games.minigolf.lattice import TILE_SHARE, Lattice, boundary_lines, boundary_quad, cell_offsets
 from scanner.games.minigolf.match import INNER, SHIFT, SIDE, entrance_score, meaning, read_tile, references
 from scanner.games.minigolf.tokens import FACE, PX, find_faces
 
@@ -73,6 +74,20 @@ def test_the_course_outline_is_found_with_cloth_and_clutter_touching_it():
     x, y = ((corners[2] + corners[3]) / 2).astype(int)
     region[y:y + 45, x - 8:x + 8] = 1  # a green figure standing against the course
     assert np.abs(boundary_quad(region.astype(bool)) - corners).max() < 2
+
+
+def test_the_course_outline_is_found_with_a_side_frayed_by_glare():
+    # a course's area from a phone photo: glare took the grass off the outer tiles of one side
+    region = cv2.imread(str(DATA / "minigolf-region-glare-side.png"), cv2.IMREAD_GRAYSCALE) > 127
+    with pytest.raises(ScanError):
+        boundary_lines(region)  # no straight line along the frayed side
+    quad = boundary_quad(region)
+    inside = np.zeros(region.shape, np.uint8)
+    cv2.fillPoly(inside, [np.round(quad).astype(np.int32)], 1)
+    assert (region & (inside == 0)).sum() < 0.01 * region.sum()  # the lattice rectangle holds the course
+    contours, _ = cv2.findContours(region.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    hull = cv2.contourArea(cv2.convexHull(max(contours, key=cv2.contourArea)))
+    assert inside.sum() < 1.05 * hull  # and no more
 
 
 def test_a_brown_table_is_no_green_table():

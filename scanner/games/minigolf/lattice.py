@@ -106,8 +106,18 @@ def _meet(p: np.ndarray, q: np.ndarray) -> np.ndarray:
 
 
 def boundary_quad(region: np.ndarray) -> np.ndarray:
-    """Corners of the course's bounding lattice rectangle in the photo, clockwise from the top-left."""
-    a0, a1, b0, b1 = boundary_lines(region)
+    """Corners of the course's bounding lattice rectangle in the photo, clockwise from the top-left.
+
+    A side whose outline is broken (glare or deep shade hiding an outer tile's grass bites a notch out of the
+    course) may be too short to find: the outline of the course's convex hull then stands in, whose straight
+    sides a notch does not break."""
+    try:
+        a0, a1, b0, b1 = boundary_lines(region)
+    except ScanError:
+        contours, _ = cv2.findContours(region.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        hull = np.zeros(region.shape, np.uint8)
+        cv2.fillConvexPoly(hull, cv2.convexHull(max(contours, key=cv2.contourArea)), 1)
+        a0, a1, b0, b1 = boundary_lines(hull.astype(bool))
     corners = np.array([_meet(a0, b0), _meet(a0, b1), _meet(a1, b1), _meet(a1, b0)])
     return order_corners(corners).astype(np.float64)
 
