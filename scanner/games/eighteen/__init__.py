@@ -14,7 +14,7 @@ from typing import Any
 
 import cv2
 import numpy as np
-from scipy.ndimage import median_filter
+from scipy.ndimage import percentile_filter
 
 from scanner.cells import BORDER, cut_cells, ink_map
 from scanner.debug import Debug
@@ -43,7 +43,11 @@ PAR_SURE = 0.8  # par digits less sure than this are flagged (a wrong par change
 EDGE_GAP = 0.003  # a grid outline closer than this share of the photo to its edge is cut off
 LOOK_ALIKE = 0.85  # coarse correlation of two squares' ink worth the exact printed-twin test
 PRINTED_SURE = 0.98  # a twin this close overrides even a confident reading (hand drawings never repeat so)
+TWIN_DOUBT = 0.7  # most confidence of a twin that overrides another reading (printed twins in a steep photo
+# match from 0.75, one hand's trees up to 0.97: the overriding twin is offered, flagged)
 SHADE = 0.35  # most paper darkening taken for shade rather than ink (blacked-out squares are near 1)
+SHADE_RANK = 25  # percentile of the 3 x 3 squares' levels taken as the neighbourhood's paper: a shadow darkens
+# most of them, while a range of blacked-out mountains, even along the grid's edge, leaves a quarter light
 SHADE_DOUBT = 0.5  # a square left blank once this share of the ink level was lifted may be a light blackout
 TREE_VOTE = 2.0  # log-evidence one upright tree adds to an orientation
 TREE_CANOPY = 0.03  # least enclosed paper of a canopy, share of the square
@@ -98,12 +102,13 @@ def _ink_threshold(patches: np.ndarray) -> float:
 def lift_shade(patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Patches less the paper level of their neighbourhood, up to ``SHADE``: under a sharp shadow edge
     the paper estimate of ``ink_map`` reaches into the lit part, and shaded paper would read as ink.
-    A square's level is its faintest tenth; the neighbourhood's is the median of the 3 x 3 squares around
-    it, so a shadow, shared by its neighbours, is lifted, and a blacked-out square among light ones is not.
+    A square's level is its faintest tenth; the neighbourhood's is the lower quartile (``SHADE_RANK``) of the
+    3 x 3 squares around it (mirrored at the grid's edge, so an edge square does not count itself thrice),
+    so a shadow, shared by its neighbours, is lifted, and blacked-out squares among light ones are not.
     Returns the lifted patches and the level taken from each square."""
     m = int(BORDER * CELL)
     own = np.percentile(patches[:, :, m:-m, m:-m], 10, axis=(2, 3))
-    base = np.minimum(np.minimum(own, median_filter(own, size=3, mode="nearest")), SHADE)
+    base = np.minimum(np.minimum(own, percentile_filter(own, SHADE_RANK, size=3, mode="mirror")), SHADE)
     return np.clip(patches - base[:, :, None, None], 0.0, 1.0).astype(np.float32), base
 
 
@@ -236,7 +241,11 @@ def read_plan(image: np.ndarray) -> PlanReading:
     alike = [k for k in _look_alikes(drawn) if k not in twins]
     twins |= {k: v for k, v in planmod.printed_twins(free, alike).items() if v >= PRINTED_SURE}
     for (r, c), score in twins.items():
-        final[r][c] = Guess({"k": "gorse"}, sure(score, planmod.PRINTED_MATCH, 0.03), note="printed symbol")
+        g = guesses[r][c]
+        confidence = sure(score, planmod.PRINTED_MATCH, 0.03)
+        if g.value["k"] != "gorse":  # one hand's trees or bunkers can match nearly as closely as printed twins
+            confidence = min(confidence, TWIN_DOUBT)
+        final[r][c] = Guess({"k": "gorse"}, confidence, ((g.value, g.confidence),), note="printed symbol")
     digit_reads = {(r, c): planmod.read_par(cs, probs[r, c], turns) for (r, c), cs in cands.items()}
     sides = planmod.tee_sides(guesses, digit_reads)
     for (r, c), digit in digit_reads.items():

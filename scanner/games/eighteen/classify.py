@@ -32,6 +32,9 @@ FAIRWAY_GAP = 0.08  # a fairway's second edge is reached this much further along
 DIAGONAL_GAP = 0.04  # a tee/green's diagonal runs on this much more ink than the other diagonal
 ALTERNATIVE = 0.02  # other kinds at least this probable are listed as alternatives
 BARE = 0.002  # a square with less ink than this share, in no piece, is blank whatever the network says
+SPLIT = 0.97  # a fairway read over an unbroken corner-to-corner line this sure may be a tee/green whose
+# triangle is shaded over (shaded fairways reach it for 1-3 in 100, tee/greens nearly always)
+SPLIT_DOUBT = 0.7  # confidence cap of such a fairway reading
 
 # The two triangles a diagonal makes, each with its two edges: TL-BR diagonal, then BL-TR diagonal.
 HALVES = {0: (("N", "E"), ("S", "W")), 1: (("N", "W"), ("S", "E"))}
@@ -92,6 +95,9 @@ def read_square(f: CellFeatures, probs: np.ndarray) -> Guess:
                    and KINDS[j] not in ("fairway", "teegreen"))
     if kind == "fairway":
         value, conf, alternatives = _fairway(f)
+        if max(f.diagonal) >= SPLIT:
+            return Guess(value, min(p, conf, SPLIT_DOUBT), alternatives + others,
+                         note="a corner-to-corner line: may be a tee/green")
         return Guess(value, min(p, conf), alternatives + others)
     if kind == "teegreen":
         diagonal, halves, conf = _teegreen(f)
