@@ -22,7 +22,7 @@ from scanner.errors import ScanError
 from scanner.games.eighteen import plan as planmod
 from scanner.games.eighteen.classify import Guess, read_square, sure
 from scanner.games.eighteen.evaluate import compare  # noqa: F401  (plugin interface, used by `golfscan bench`)
-from scanner.games.eighteen.features import binarize, measure
+from scanner.games.eighteen.features import binarize, measure_all
 from scanner.games.eighteen.parmarks import square_candidates
 from scanner.games.eighteen.squares import kind_probabilities
 from scanner.grid import Lattice, find_lattice
@@ -213,7 +213,7 @@ def read_plan(image: np.ndarray) -> PlanReading:
     rows, cols = lattice.rows, lattice.cols
 
     # Every square read in the rectified frame: its kind from the network, its edges from the strokes.
-    measured = [measure(patches[r, c], threshold) for r in range(rows) for c in range(cols)]
+    measured = measure_all(patches.reshape(rows * cols, CELL, CELL), threshold)
     probs_kind = kind_probabilities(patches.reshape(rows * cols, CELL, CELL), measured, threshold)
     guesses = [[_doubt_shade(read_square(measured[r * cols + c], probs_kind[r * cols + c]), cut.shade[r, c] / threshold)
                 for c in range(cols)] for r in range(rows)]

@@ -120,29 +120,57 @@ def crossings(b: np.ndarray) -> dict[str, Crossing]:
     }
 
 
+@cache
+def _diagonal_samples(size: int, steps: int) -> tuple[np.ndarray, np.ndarray]:
+    """(y, x) sample points (steps, offsets) along the TL-BR diagonal, each step shifted sideways along the
+    normal (1, -1)/sqrt2 by up to ``WOBBLE`` of the side."""
+    t = np.linspace(MARGIN, 1 - MARGIN, steps) * (size - 1)
+    reach = int(round(WOBBLE * size))
+    offsets = np.arange(-reach, reach + 1)
+    ys = np.clip(np.round(t[:, None] - offsets[None, :] / np.sqrt(2)), 0, size - 1).astype(int)
+    xs = np.clip(np.round(t[:, None] + offsets[None, :] / np.sqrt(2)), 0, size - 1).astype(int)
+    return ys, xs
+
+
+def _diagonal_values(b: np.ndarray, steps: int) -> np.ndarray:
+    """Ink at the sample points of both diagonals, (..., 2, steps, offsets) for patches (..., size, size):
+    the BL-TR diagonal is TL-BR of the upside-down patch."""
+    ys, xs = _diagonal_samples(b.shape[-1], steps)
+    return np.stack([b[..., ys, xs], b[..., ::-1, :][..., ys, xs]], axis=-3).astype(np.float32)
+
+
+def _path_scores(values: np.ndarray) -> np.ndarray:
+    """Best path score ending at each (step, offset) of ``values`` (..., steps, offsets), a step moving the
+    offset by at most one (dynamic programming)."""
+    scores = np.empty_like(values)
+    scores[..., 0, :] = values[..., 0, :]
+    for k in range(1, values.shape[-2]):
+        prev = scores[..., k - 1, :]
+        best = prev.copy()
+        np.maximum(best[..., 1:], prev[..., :-1], out=best[..., 1:])
+        np.maximum(best[..., :-1], prev[..., 1:], out=best[..., :-1])
+        scores[..., k, :] = values[..., k, :] + best
+    return scores
+
+
+def _widen(b: np.ndarray) -> np.ndarray:
+    return cv2.dilate(b, np.ones((3, 3), np.uint8))
+
+
+def diagonal_shares(bs: np.ndarray, steps: int = 32) -> np.ndarray:
+    """(N, 2) share of steps on ink of the best wobbly TL-BR and BL-TR path of N binary patches at once."""
+    wide = np.stack([_widen(b) for b in bs])
+    return _path_scores(_diagonal_values(wide, steps))[..., -1, :].max(axis=-1) / steps
+
+
 def diagonal_paths(b: np.ndarray, steps: int = 32) -> tuple[tuple[float, float], np.ndarray]:
     """Best wobbly corner-to-corner path for each diagonal (dynamic programming over sideways offsets).
 
     Returns the share of steps on ink for (TL-BR, BL-TR), and the (x, y) points of the better path.
     """
     size = b.shape[0]
-    wide = cv2.dilate(b, np.ones((3, 3), np.uint8))
-    t = np.linspace(MARGIN, 1 - MARGIN, steps) * (size - 1)
-    reach = int(round(WOBBLE * size))
-    offsets = np.arange(-reach, reach + 1)
-    # Sample points: along TL-BR with a sideways offset along the normal (1, -1)/sqrt2.
-    ys = np.clip(np.round(t[:, None] - offsets[None, :] / np.sqrt(2)), 0, size - 1).astype(int)
-    xs = np.clip(np.round(t[:, None] + offsets[None, :] / np.sqrt(2)), 0, size - 1).astype(int)
-    # Both diagonals at once: the BL-TR diagonal is TL-BR of the upside-down patch.
-    values = np.stack([wide[ys, xs], wide[::-1][ys, xs]]).astype(np.float32)  # (2, steps, offsets)
-    scores = np.empty_like(values)  # best path score ending at (step, offset); a step moves the offset by <= 1
-    scores[:, 0] = values[:, 0]
-    for k in range(1, steps):
-        prev = scores[:, k - 1]
-        best = prev.copy()
-        np.maximum(best[:, 1:], prev[:, :-1], out=best[:, 1:])
-        np.maximum(best[:, :-1], prev[:, 1:], out=best[:, :-1])
-        scores[:, k] = values[:, k] + best
+    ys, xs = _diagonal_samples(size, steps)
+    scores = _path_scores(_diagonal_values(_widen(b), steps))  # (2, steps, offsets)
     score = scores[:, -1]
     shares = [float(score[d].max() / steps) for d in (0, 1)]
     d = 0 if shares[0] >= shares[1] else 1
@@ -232,19 +260,20 @@ def _corner_ink(b: np.ndarray) -> float:
     return float(min(z.mean() for z in zones))
 
 
+def measure_all(patches, threshold: float) -> list[CellFeatures]:
+    """All measurements of each of a plan's ink patches (square, values 0..1); the diagonals of all of them
+    are traced at once."""
+    bs = [binarize(np.ascontiguousarray(ink), threshold) for ink in patches]
+    if not bs:
+        return []
+    shares = diagonal_shares(np.stack(bs))
+    size = bs[0].shape[0]
+    inner = slice(int(round(MARGIN * size)), size - int(round(MARGIN * size)))
+    return [CellFeatures(corners=_corner_ink(b), ink=float(b[inner, inner].mean()), crossings=crossings(b),
+                         diagonal=(float(d[0]), float(d[1])), blobs=blobs(b), strokes=b)
+            for b, d in zip(bs, shares, strict=True)]
+
+
 def measure(ink: np.ndarray, threshold: float) -> CellFeatures:
     """All measurements of one square's ink patch (square, values 0..1)."""
-    ink = np.ascontiguousarray(ink)
-    size = ink.shape[0]
-    m = int(round(MARGIN * size))
-    b = binarize(ink, threshold)
-    inner = slice(m, size - m)
-    diagonal, _ = diagonal_paths(b)
-    return CellFeatures(
-        corners=_corner_ink(b),
-        ink=float(b[inner, inner].mean()),
-        crossings=crossings(b),
-        diagonal=diagonal,
-        blobs=blobs(b),
-        strokes=b,
-    )
+    return measure_all([ink], threshold)[0]

@@ -200,9 +200,9 @@ def tee_sides(guesses: list[list[Guess]], digits: dict[tuple[int, int], DigitRea
 
     A hole runs from one square's tee triangle along its fairway to another square's green triangle, so
     the two ends of a fairway between tee/green squares have opposite roles, and a chain of linked holes
-    pools the par digits' evidence (``side_evidence``, as log-odds): a square whose digit is unreadable
-    takes its side from a neighbour along the chain whose digit is clear, and disagreeing digits leave the
-    chain in doubt.
+    pools the par digits' evidence (``side_evidence``, as log-odds, tempered by the square root of the
+    number of digits): a square whose digit is unreadable takes its side from a neighbour along the chain
+    whose digit is clear, and disagreeing digits leave the chain in doubt.
     """
     squares = list(digits)
     halves = {sq: triangle_edges(guesses, *sq)[0] for sq in squares}
@@ -229,7 +229,10 @@ def tee_sides(guesses: list[list[Guess]], digits: dict[tuple[int, int], DigitRea
                     parity[other] = parity[sq] ^ flip
                     todo.append(other)
         total = sum(logit[sq] * (1 - 2 * p) for sq, p in parity.items())  # for the start's tee in half 0
-        root, conf = (0 if total >= 0 else 1), float(np.tanh(abs(total) / 2))
+        # one hand wrote all the digits and one reader read them: their errors go together, so the pooled
+        # evidence is tempered as the orientation's is
+        voters = max(1, sum(1 for sq in parity if logit[sq] != 0.0))
+        root, conf = (0 if total >= 0 else 1), float(np.tanh(abs(total) / (2 * np.sqrt(voters))))
         for sq, p in parity.items():
             out[sq] = (root ^ p, conf)
     return out
@@ -279,13 +282,17 @@ def upright_index(r: int, c: int, rows: int, cols: int, turns: int) -> tuple[int
 PRINTED_MATCH = 0.9  # correlation of two squares' ink above which they carry the same printed symbol
 
 
-def _similarity(a: np.ndarray, b: np.ndarray, shift: int = 3) -> float:
-    """Best normalised correlation of two ink patches over small shifts."""
-    small_a = cv2.resize(a, (32, 32), interpolation=cv2.INTER_AREA)
-    small_b = cv2.resize(b, (32, 32), interpolation=cv2.INTER_AREA)
-    core = small_a[shift:-shift, shift:-shift]
-    result = cv2.matchTemplate(small_b, core, cv2.TM_CCOEFF_NORMED)
-    return float(result.max())
+TWIN_SIDE, TWIN_SHIFT = 32, 3  # patches compared at this size, over shifts of up to this many pixels
+
+
+def _small(patch: np.ndarray) -> np.ndarray:
+    return cv2.resize(patch, (TWIN_SIDE, TWIN_SIDE), interpolation=cv2.INTER_AREA)
+
+
+def _similarity(small_a: np.ndarray, small_b: np.ndarray) -> float:
+    """Best normalised correlation of two reduced ink patches (``_small``) over small shifts."""
+    core = small_a[TWIN_SHIFT:-TWIN_SHIFT, TWIN_SHIFT:-TWIN_SHIFT]
+    return float(cv2.matchTemplate(small_b, core, cv2.TM_CCOEFF_NORMED).max())
 
 
 def printed_twins(patches: dict[tuple[int, int], np.ndarray], unread: list[tuple[int, int]]) -> dict:
@@ -295,12 +302,15 @@ def printed_twins(patches: dict[tuple[int, int], np.ndarray], unread: list[tuple
     the squares that may hold a symbol (no fairway or tee/green), ``unread`` those not recognised.
     Returns {square: best match score} for the unread squares with a twin.
     """
+    if not unread:
+        return {}
+    small = {k: _small(p) for k, p in patches.items()}
     found: dict[tuple[int, int], float] = {}
     for a in unread:
-        for b, other in patches.items():
+        for b, other in small.items():
             if b == a:
                 continue
-            score = min(_similarity(patches[a], other), _similarity(other, patches[a]))
+            score = min(_similarity(small[a], other), _similarity(other, small[a]))
             if score >= PRINTED_MATCH:
                 found[a] = max(found.get(a, 0.0), score)
     return found
