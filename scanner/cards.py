@@ -121,8 +121,9 @@ LOCAL_WHITEST = 0.9  # blocks this close to the whitest nearby one show the pape
 def local_paper_mask(image: np.ndarray) -> np.ndarray:
     """Like :func:`paper_mask`, but white balanced on the whitest surfaces nearby rather than on the
     photo's brightest: a pale yellow score pad outshining the cards sets a global white that makes their
-    frames look blue. The mask is then cleaned of single-pixel specks and gaps (a noisy table's grain
-    breaks thin frames, so that a panel's hole leaks into the table).
+    frames look blue. Paper is judged bright against the table around it too (not only against a fixed
+    floor: an underexposed photo, a deep shadow), and the mask is cleaned of single-pixel specks and gaps
+    (a noisy table's grain breaks thin frames, so that a panel's hole leaks into the table).
 
     >>> img = np.full((400, 600, 3), 45, np.uint8)
     >>> img[20:120, 420:580] = (170, 250, 255)  # a yellow pad, the brightest thing in the photo
@@ -146,20 +147,30 @@ def local_paper_mask(image: np.ndarray) -> np.ndarray:
     gains = cv2.resize(white.mean(axis=2, keepdims=True) / white, (image.shape[1], image.shape[0]),
                        interpolation=cv2.INTER_LINEAR)
     balanced = cv2.multiply(image, gains, dtype=cv2.CV_8U)
-    return cv2.medianBlur(_bright_and_grey(balanced), 3)
+    return cv2.medianBlur(_bright_and_grey(balanced, against_table=True), 3)
 
 
-def _bright_and_grey(balanced: np.ndarray) -> np.ndarray:
-    """The paper mask of a white-balanced photo (see :func:`paper_mask`)."""
+PAPER_FLOOR = 60  # paper is never darker (a dark table far from any card is the brightest surface near it) ...
+TABLE_CONTRAST = 1.3  # ... or, judged against the table, than this many times most surfaces nearby
+
+
+def _bright_and_grey(balanced: np.ndarray, against_table: bool = False) -> np.ndarray:
+    """The paper mask of a white-balanced photo (see :func:`paper_mask`); ``against_table``, the floor is
+    lowered where the table nearby is darker than it (an underexposed photo, a deep shadow)."""
     b, g, r = cv2.split(balanced)  # (OpenCV's per-pixel max/min: numpy's over a 3-long axis is slow)
     v = cv2.max(cv2.max(b, g), r)
     low = cv2.min(cv2.min(b, g), r)
     # the brightest surface within ~1/25 of the photo, computed on a coarse copy (it varies slowly)
-    coarse = cv2.resize(v, None, fx=0.125, fy=0.125, interpolation=cv2.INTER_AREA).astype(np.float32)
+    small = cv2.resize(v, None, fx=0.125, fy=0.125, interpolation=cv2.INTER_AREA)
+    coarse = small.astype(np.float32)
     k = max(3, int(max(coarse.shape) / 25) | 1)
     top_coarse = cv2.GaussianBlur(cv2.dilate(coarse, np.ones((k, k), np.uint8)), (0, 0), k / 2)
-    bright = cv2.resize(np.clip(0.7 * top_coarse, 60, 255).astype(np.uint8), (v.shape[1], v.shape[0]),
-                        interpolation=cv2.INTER_LINEAR)
+    floor = PAPER_FLOOR
+    if against_table:  # the table: the median surface within ~1/10 of the photo (cards are the fewer)
+        table = cv2.medianBlur(small, max(3, int(max(coarse.shape) / 10) | 1)).astype(np.float32)
+        floor = np.minimum(PAPER_FLOOR, TABLE_CONTRAST * table)
+    bright = cv2.resize(np.clip(np.maximum(0.7 * top_coarse, floor), 0, 255).astype(np.uint8),
+                        (v.shape[1], v.shape[0]), interpolation=cv2.INTER_LINEAR)
     # saturation (v - low) / v < 0.3, i.e. low > 0.7 v
     grey = cv2.compare(low, cv2.multiply(v, 0.7, dtype=cv2.CV_8U), cv2.CMP_GT)
     return cv2.bitwise_and(cv2.compare(v, bright, cv2.CMP_GT), grey) // 255

@@ -113,3 +113,14 @@ def test_cards_the_paper_white_misjudges_are_found_by_a_local_white():
 def test_the_second_search_only_adds_cards():
     # the first search finds the two cards; asked for more, the second finds them again: nothing is doubled
     assert len(search_cards(_two_cards(), SPEC, enough=5).found) == 2
+
+
+def test_cards_in_an_underexposed_photo_are_found_against_the_table():
+    # frames darker than any paper the first search accepts, yet twice as bright as the table around them
+    img = np.full((600, 800, 3), (22, 24, 25), np.uint8)
+    for x0 in (100, 400):
+        cv2.rectangle(img, (x0, 100), (x0 + 125, 275), (52, 52, 50), -1)
+        cv2.rectangle(img, (x0 + 8, 108), (x0 + 117, 267), (14, 40, 16), -1)
+    assert search_cards(img, SPEC, enough=0).found == []
+    found = sorted(search_cards(img, SPEC).found, key=lambda c: c.centre[0])
+    assert len(found) == 2 and np.abs(np.array([c.centre for c in found]) - [[163, 188], [463, 188]]).max() < 1.0
