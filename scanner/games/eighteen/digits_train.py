@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from scanner.games.eighteen.digits import LABELS
-from scanner.games.eighteen.parmarks import CROP, PAD, clean_square, pieces_to_candidates
+from scanner.games.eighteen.parmarks import CROP, PAD, clean_square, ink_levels, pieces_to_candidates
 
 CELL_MM = 18.0
 PPM = 9.0  # drawing resolution, px per mm
@@ -177,8 +177,8 @@ def square_samples(rng: np.random.Generator) -> list[Sample]:
     photo, quad, mask = photograph(image, quad, mask, rng)
     ink = square_ink(photo, quad)
     digit = square_ink(np.dstack([255 - 255 * mask] * 3).astype(np.uint8), quad) > 0.5
-    threshold = rng.uniform(0.12, 0.3)
-    b = clean_square(ink, threshold)
+    levels = ink_levels(ink, rng.uniform(0.12, 0.3))  # the scan cuts at each: train on one of them
+    b = clean_square(ink, levels[int(rng.integers(len(levels)))])
     pad = int(round(PAD * CROP))
     visible = digit & cv2.dilate(b, np.ones((3, 3), np.uint8)).astype(bool)
     near = cv2.dilate(digit.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)

@@ -3,13 +3,14 @@
 The 64-pixel squares the classifier reads are too coarse for a digit a quarter of a square tall, and a
 digit often touches the printed grid line, the diagonal or a fairway stub. So each tee/green square is
 cut again from the photo (``CROP`` pixels a side, with a ``PAD`` margin all round, so a digit written
-across the border is whole), binarised at an ink level taken from the pen strokes inside the square
-(``clean_square``: the usual level, or, for a blurred photo, the strokes' cores), and then:
+across the border is whole), binarised at each of a few ink levels taken from the pen strokes inside
+the square (``ink_levels``: a sharp digit is whole at the lower, a blurred one apart from its neighbours
+only at the higher), and then at each level (``clean_square``):
 
 1. the printed grid lines and other long straight strokes are removed, with the pixels where a pen
    stroke crosses them put back (a digit written over a grid line stays in one piece);
 2. the diagonal is erased along its path;
-3. the remaining ink falls into connected pieces; a candidate is a piece, a group of pieces close to
+3. the remaining ink falls into connected pieces; a candidate (from any level) is a piece, a group of pieces close to
    each other (a 5's separate bar, a digit cut by the diagonal), or the inside of a ring drawn round
    a digit.
 
@@ -43,9 +44,9 @@ MIN_TALL, MAX_TALL, MAX_WIDE = 0.1, 0.5, 0.45  # a candidate's size, shares of t
 MIN_AREA = 0.004  # least ink of a candidate, share of the square
 MAX_CANDIDATES = 12  # the largest ones are read (each costs four readings): a shaded square breaks into many pieces
 INNER = 0.1  # the printed border's band, share of the side
-CORE = 0.5  # share of the typical stroke strength that counts as ink in the crop
-BLURRED_CORE = 0.85  # ... and the higher share tried when no piece reads as a digit at it: a blurred photo
-# spreads a small digit into a blob that only its strokes' cores keep apart
+LEVELS = (0.65, 0.95)  # shares of the typical stroke strength that count as ink: the square is cut at
+# each and the pieces of all are read. A sharp digit is whole only at the lower one; a blurred photo spreads
+# a small digit into a blob (or into the ring round it, the stub beside it) that only the higher keeps apart.
 RING_HOLE = 0.015  # least enclosed paper of a ring drawn round a digit, share of the square
 
 
@@ -116,8 +117,9 @@ def without_lines(b: np.ndarray, side: int) -> np.ndarray:
     return rest | keep
 
 
-def _erase_diagonal(b: np.ndarray, side: int, pad: int) -> np.ndarray:
-    """The diagonal's stroke removed: found on a 64-pixel copy of the square, erased here."""
+def diagonal_stroke(b: np.ndarray, side: int, pad: int) -> tuple[np.ndarray, int]:
+    """The diagonal's path (x, y points in the crop) and the width to erase along it: found on a 64-pixel
+    copy of the square's binary ink ``b``."""
     square = b[pad:pad + side, pad:pad + side]
     small = (cv2.resize(square.astype(np.float32), (64, 64), interpolation=cv2.INTER_AREA) > 0.25).astype(np.uint8)
     m = 6  # the printed line's margin, as features.binarize clears it
@@ -126,8 +128,7 @@ def _erase_diagonal(b: np.ndarray, side: int, pad: int) -> np.ndarray:
     scale = side / 64
     ends = np.float32([[0, 0], [63, 63]]) if path[0, 1] <= path[-1, 1] else np.float32([[0, 63], [63, 0]])
     full = np.vstack([ends[:1], path, ends[1:]]) * scale + pad
-    width = _stroke_width(square) + int(round(0.05 * side))
-    return erase_path(b, full, width)
+    return full, _stroke_width(square) + int(round(0.05 * side))
 
 
 def _stroke_width(b: np.ndarray) -> int:
@@ -225,27 +226,46 @@ def pieces_to_candidates(b: np.ndarray, side: int, pad: int) -> list[Candidate]:
     return found[:MAX_CANDIDATES]
 
 
-def clean_square(ink: np.ndarray, threshold: float, side: int = CROP, core: float = CORE) -> np.ndarray:
-    """Binary crop of a tee/green square without printed lines, long straight strokes and the diagonal.
-
-    The plan's ink ``threshold`` is raised to ``core`` times the typical strength of the pen strokes
-    inside the square: a blurred photo spreads every stroke, and its digit's loops close up at the plan's
-    level. The printed border is left out of that: it may be much darker than the pen."""
+def ink_levels(ink: np.ndarray, threshold: float, side: int = CROP, levels: tuple[float, ...] = LEVELS) -> list[float]:
+    """The ink levels a square is cut at: the plan's ``threshold`` raised to each of ``levels`` times the
+    typical strength of the pen strokes inside the square (a blurred photo spreads every stroke, and its
+    digit's loops close up at the plan's level). The printed border is left out of that: it may be much
+    darker than the pen."""
     pad = (ink.shape[0] - side) // 2
     m = int(round(INNER * side))
     inner = ink[pad + m:pad + side - m, pad + m:pad + side - m]
     strokes = inner[inner > threshold]
-    if len(strokes):
-        threshold = max(threshold, core * float(np.median(strokes)))
-    b = (ink > threshold).astype(np.uint8)
-    return _erase_diagonal(without_lines(b, side), side, pad)
+    typical = float(np.median(strokes)) if len(strokes) else 0.0
+    return [max(threshold, level * typical) for level in levels]
+
+
+def clean_square(ink: np.ndarray, level: float, side: int = CROP,
+                 diagonal: tuple[np.ndarray, int] | None = None) -> np.ndarray:
+    """Binary crop of a tee/green square at ink ``level``, without printed lines, long straight strokes and
+    the diagonal (``diagonal``: its path and width from ``diagonal_stroke``, found here when not given)."""
+    pad = (ink.shape[0] - side) // 2
+    b = without_lines((ink > level).astype(np.uint8), side)
+    path, width = diagonal if diagonal is not None else diagonal_stroke(b, side, pad)
+    return erase_path(b, path, width)
+
+
+def _same(a: Candidate, b: Candidate) -> bool:
+    """Whether two candidates are the same ink cut from the same place."""
+    return a.origin == b.origin and a.patch.shape == b.patch.shape and bool((a.patch == b.patch).all())
 
 
 def square_candidates(image: np.ndarray, quad: np.ndarray, threshold: float, side: int = CROP,
-                      core: float = CORE) -> list[Candidate]:
-    """Par digit candidates of the tee/green square ``quad`` (photo corners TL, TR, BR, BL), cut at the ink
-    level ``core`` (see ``clean_square``); centres are in the square's own frame (0..1, x right, y down),
-    patches binary at ``side`` pixels a square."""
+                      levels: tuple[float, ...] = LEVELS) -> list[Candidate]:
+    """Par digit candidates of the tee/green square ``quad`` (photo corners TL, TR, BR, BL), cut at each ink
+    level (see ``ink_levels``; a piece cut alike at two levels is given once); centres are in the square's
+    own frame (0..1, x right, y down), patches binary at ``side`` pixels a square."""
     ink = square_ink(image, quad, side)
     pad = (ink.shape[0] - side) // 2
-    return pieces_to_candidates(clean_square(ink, threshold, side, core), side, pad)
+    cuts = ink_levels(ink, threshold, side, levels)
+    # the diagonal is found once, where it is boldest: at the lowest level
+    diagonal = diagonal_stroke(without_lines((ink > cuts[0]).astype(np.uint8), side), side, pad)
+    out: list[Candidate] = []
+    for level in cuts:
+        out += [c for c in pieces_to_candidates(clean_square(ink, level, side, diagonal), side, pad)
+                if not any(_same(c, o) for o in out)]
+    return out
