@@ -1,0 +1,76 @@
+"""18 Holes scanner: tee/green edges from the stub lines, tee sides along linked holes, shade lifting."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from scanner.games import eighteen
+from scanner.games.eighteen.classify import Guess, read_square
+from scanner.games.eighteen.features import measure, stub_ink
+from scanner.games.eighteen.plan import DigitRead, resolve_teegreen, tee_sides
+from scanner.games.eighteen.squares import KINDS
+
+
+def _teegreen_ink() -> np.ndarray:
+    """A TL-BR diagonal overshooting into the corners, a stub of two lines from N and one from W."""
+    ink = np.zeros((64, 64), np.float32)
+    cv2.line(ink, (2, 2), (61, 61), 1.0, 3)
+    for x in (26, 38):
+        cv2.line(ink, (x, 0), (x, x), 1.0, 2)  # from the N edge down to the diagonal
+    for y in (26, 38):
+        cv2.line(ink, (0, y), (y, y), 1.0, 2)  # from the W edge across to the diagonal
+    return cv2.GaussianBlur(ink, (0, 0), 0.8)
+
+
+def test_each_triangle_connects_through_the_edge_its_stub_lines_run_from():
+    ink = _teegreen_ink()
+    f = measure(ink, 0.3)
+    stubs = stub_ink(f.strokes, 0)
+    assert stubs["N"] > 3 * stubs["E"] and stubs["W"] > 3 * stubs["S"]
+    guess = read_square(f, np.eye(len(KINDS))[KINDS.index("teegreen")])
+    digit = DigitRead(4, 0.95, (0.2, 0.6), digit_like=0.95)  # the par beside the W stub: W is the tee
+    alone = resolve_teegreen([[guess]], 0, 0, digit)
+    assert (alone.value["tee_edge"], alone.value["green_edge"]) == ("W", "N")
+    # fairways ending on its N and W edges confirm the stubs
+    plan = [[Guess({"k": "empty"}, 1.0), Guess({"k": "fairway", "edges": ["N", "S"]}, 0.95)],
+            [Guess({"k": "fairway", "edges": ["E", "W"]}, 0.95), guess]]
+    joined = resolve_teegreen(plan, 1, 1, digit)
+    assert joined.value == alone.value and joined.confidence > eighteen.FLAG_BELOW
+
+
+def _hole_between_two_squares() -> list[list[Guess]]:
+    """Tee/green (BL-TR diagonal, stub at E) - fairway W-E - tee/green (TL-BR diagonal, stub at W)."""
+    left = Guess({"k": "teegreen"}, 0.95, diagonal=1, halves=((3.0, 0.0), (0.0, 3.0)))  # N in (N, W), E in (S, E)
+    right = Guess({"k": "teegreen"}, 0.95, diagonal=0, halves=((3.0, 0.0), (0.0, 3.0)))  # N in (N, E), W in (S, W)
+    return [[left, Guess({"k": "fairway", "edges": ["E", "W"]}, 0.95), right]]
+
+
+def test_an_unreadable_par_takes_its_side_from_the_other_end_of_the_hole():
+    guesses = _hole_between_two_squares()
+    digits = {(0, 0): DigitRead(4, 0.95, (0.75, 0.75), digit_like=0.95),  # beside the E stub: E is a tee
+              (0, 2): DigitRead(None, 0.0, None)}
+    sides = tee_sides(guesses, digits)
+    right = resolve_teegreen(guesses, 0, 2, digits[0, 2], sides[0, 2])
+    assert (right.value["green_edge"], right.value["tee_edge"]) == ("W", "N")  # the hole from the left ends here
+    assert sides[0, 2][1] == pytest.approx(sides[0, 0][1]) and sides[0, 2][1] > 0.8
+    alone = resolve_teegreen(guesses, 0, 2, digits[0, 2])
+    assert alone.confidence < eighteen.FLAG_BELOW  # without the hole, nothing tells its sides
+
+
+def test_pars_at_both_ends_claiming_the_same_role_leave_the_hole_in_doubt():
+    guesses = _hole_between_two_squares()
+    digits = {(0, 0): DigitRead(4, 0.95, (0.75, 0.75), digit_like=0.9),  # E is a tee
+              (0, 2): DigitRead(3, 0.95, (0.25, 0.75), digit_like=0.9)}  # and W is a tee too
+    sides = tee_sides(guesses, digits)
+    assert sides[0, 0][1] < 0.5 and sides[0, 2][1] < 0.5
+
+
+def test_a_range_of_light_blackouts_along_the_grid_edge_is_not_lifted_as_shade():
+    patches = np.zeros((6, 6, eighteen.CELL, eighteen.CELL), np.float32)
+    range_ = ((0, 0), (1, 0), (2, 0), (3, 0), (0, 1))  # blacked out in a light pen, down the left edge
+    for r, c in range_:
+        patches[r, c] = 0.3
+    lifted, _ = eighteen.lift_shade(patches)
+    assert min(float(lifted[r, c].min()) for r, c in range_) > 0.29
