@@ -5,9 +5,11 @@ turns. Par digits are written upright: for each quarter turn, each tee/green squ
 digit-like ink piece, read as turned that way; trees (a canopy above a trunk) and flags add their votes.
 
 Tee/green sides: the diagonal splits a square into two triangles, each with two edges. In each triangle
-the edge that strokes reach (fairway lines, a stub) is the connection; when that is unclear, the
-neighbour across the edge decides (a fairway there that ends on this edge). The triangle holding the par
-digit is the tee.
+the edge its stub's lines run from is the connection, together with the neighbours across the edges (a
+fairway there that ends on this edge, a tee/green whose stub leans to it). The triangle holding the par
+digit is the tee; as a hole runs from one square's tee to another square's green, the digits' evidence is
+pooled along each chain of linked holes, so a square whose digit is unreadable takes its sides from the
+others (``tee_sides``).
 
 Example:
     >>> rotate_edge("N", 1), rotate_edge("E", 2)
