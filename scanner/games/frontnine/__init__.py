@@ -7,7 +7,8 @@ photo>, {"name": "Bo"}]}`` reads this photo as Bo (the entry without a ``course`
 whole table so far, ready to score once the last player is in. Without a setup the photo's player is
 "Player 1", alone at the table (:func:`merge` joins such single-player boards).
 
-Stages: find every card by its framed panel (``scanner.cards``), its sides then moved onto the edges the
+Stages: find every card by its framed panel (``scanner.cards``; searched again on a paper mask judged
+locally when too few cards, no club house or an unread card-sized region are found), its sides then moved onto the edges the
 photo shows to a fraction of a pixel (the mask's threshold moves them with the panel's colour, and a card
 seen a few tenths of a pixel too small makes every distance a little too long); read each by matching it against the
 cards of the stand-in catalogue, upright and upside down (the better one tells which way it faces);
@@ -366,7 +367,7 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
     tpl = templates()
     reads, loose = _read_search(image, grey, search, tpl)
-    if not any(r.trusted and r.kind == "club" for r in reads):  # the club house missed (in a shadow?): look harder
+    if loose or not any(r.trusted and r.kind == "club" for r in reads):  # a card or the club house missed: look harder
         more = search_cards(image, spec(), len(search.found) + 1)
         if (len(more.found), len(more.loose)) != (len(search.found), len(search.loose)):
             reads, loose = _read_search(image, grey, more, tpl)
