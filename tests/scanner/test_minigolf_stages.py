@@ -143,7 +143,6 @@ def test_token_faces_are_found_under_tinted_light_and_run_into_a_flag():
     found = find_faces(flat, (2, 3))
     for x, y in faces:  # each face among the spots (reading its digit tells it from the flag and the sign)
         assert min(np.hypot(fx - x, fy - y) for fx, fy in found) < 3
-    assert len(found) <= 5
     assert all(fx < 4 * PX for fx, _ in found)  # nothing on the table beyond the tiles
 
 
@@ -161,6 +160,21 @@ def test_a_look_alike_whose_details_hardly_show_is_a_doubt():
     assert (clear.tile, doubtful(clear)) == ("st04", False)
     faded = read_tile(_cell(0.5 * trees + 0.5 * plain))  # trees half washed out
     assert doubtful(faded)
+
+
+def _worn(template: np.ndarray, blur: float, noise: float) -> np.ndarray:
+    """A reference as a soft, noisy photo shows it."""
+    grain = np.random.default_rng(0).normal(0, noise, template.shape)
+    return (cv2.GaussianBlur(template, (0, 0), blur) + grain).astype(np.float32)
+
+
+def test_soft_details_that_beat_the_look_alikes_own_are_no_doubt():
+    refs = references()
+    soft = read_tile(_cell(_worn(refs.templates[refs.keys.index(("co07", 90))], 1.5, 8)))
+    assert (soft.tile, soft.rotation, doubtful(soft)) == ("co07", 90, False)
+    # figures blurred away: read as the plain look-alike, and that stays a doubt
+    blurred = read_tile(_cell(_worn(refs.templates[refs.keys.index(("st07", 90))], 1.5, 8)))
+    assert blurred.tile != "st07" and doubtful(blurred)
 
 
 def _on_table(table_bgr: tuple[int, int, int], facing: str | None) -> np.ndarray:

@@ -37,6 +37,7 @@ DETAIL_MIN = 0.8  # the best's correlation where it differs from a close rival: 
 DETAIL_NEARER = 0.5  # or the patch's squared distance to the best there at most this share of its distance to
 # the rival
 DETAIL_RIVALS = 3  # close rivals checked
+DETAIL_GAP = 0.2  # or the best's details correlate this much better than the rival's own
 LOOK_ALIKES = 6  # a tie left: the references with the best's pathways ranked this high at quarter or half
 # resolution are aligned on their own (the right one ranked 5th at worst at one of them, 9 plain-straight ties)
 HALF_CLOSE = 0.01  # other meanings this close to the likeliest at half resolution are aligned on their own
@@ -309,7 +310,8 @@ def _features_shown(look: _Look, best: int) -> bool:
 def _decide(look: _Look) -> tuple[TileRead, int, bool]:
     """The best reference of ``look`` and its margin over the best of another meaning, the two each scored
     under their own alignment first; the best's index; and whether its details correlate with the photo's
-    where each close rival differs (:func:`_details`; plain grass is only told by :func:`_nearer`)."""
+    where each close rival differs (:func:`_details`; plain grass is only told by :func:`_nearer`, weak details
+    by beating the rival's own)."""
     refs = references()
     mean = [meaning(*refs.keys[r]) for r in look.tried]
     fine = look.fine
@@ -322,11 +324,26 @@ def _decide(look: _Look) -> tuple[TileRead, int, bool]:
         look.rescore(todo[0])
     rivals = [i for i in order[1:] if mean[i] != mean[order[0]] and fine[order[0]] - fine[i] < RIVAL_CLOSE]
     top_ref = look.tried[order[0]]
-    close = [look.tried[i] for i in rivals[:DETAIL_RIVALS]]
+    close = rivals[:DETAIL_RIVALS]
     warp = look.own(order[0])
-    strict = all(_details(look.patch, top_ref, warp, r, look.seen) >= DETAIL_MIN for r in close)
-    shown = strict or all(_details(look.patch, top_ref, warp, r, look.seen) >= DETAIL_MIN
-                          or _nearer(look.patch, top_ref, warp, r, look.seen) for r in close)
+
+    def mine(i: int) -> float:
+        return _details(look.patch, top_ref, warp, look.tried[i], look.seen)
+
+    strict = all(mine(i) >= DETAIL_MIN for i in close)
+
+    def beats(i: int) -> bool:
+        """Whether the best shows more print than rival ``i`` where they differ and its details there correlate
+        clearly better with the photo than the rival's own do (under its own alignment): figures blurred or
+        shaded correlate weakly, yet far better than figures that are not there. Not the other way round:
+        blur wipes figures out, so a plainer best proves nothing."""
+        rival = look.tried[i]
+        return _busier(top_ref, rival) and \
+            mine(i) - _details(look.patch, rival, look.own(i), top_ref, look.seen) >= DETAIL_GAP
+
+    # the photo shows the best's details where each close rival differs
+    shown = strict or all(mine(i) >= DETAIL_MIN or _nearer(look.patch, top_ref, warp, look.tried[i], look.seen)
+                          or beats(i) for i in close)
     best = refs.keys[top_ref]
     alts: list[tuple[str, int, float]] = []
     for i in order[1:]:
@@ -352,6 +369,14 @@ def _where_differ(patch: np.ndarray, best: int, best_warp: np.ndarray, rival: in
     if seen is not None:
         differ &= cv2.warpAffine(seen, best_warp, (w, h), flags=flags) > 0
     return None if differ.sum() < DETAIL_PIXELS else (aligned, differ)
+
+
+@lru_cache(maxsize=4096)
+def _busier(best: int, rival: int) -> bool:
+    """Whether reference ``best`` varies more than ``rival`` where the two differ (it has the figures there)."""
+    temps = references().templates
+    differ = np.abs(temps[best] - temps[rival]).sum(axis=2) > DETAIL_DIFF
+    return bool(differ.any()) and float(temps[best][differ].std(axis=0).sum()) > float(temps[rival][differ].std(axis=0).sum())
 
 
 def _details(patch: np.ndarray, best: int, best_warp: np.ndarray, rival: int, seen: np.ndarray | None) -> float:

@@ -32,8 +32,10 @@ ANGLES = np.arange(0, 360, 10)
 FACE_IN = 0.85  # a face's inside, in face radii: clear of the rim however the token lies
 RIM_IN, RIM_OUT = 1.1, 1.35  # the player-coloured rim around the face, in face radii (the token's edge: 1.39)
 FACE_CONTRAST = 25.0  # a face's inside is this much lighter than its rim at least (faces: 100 and up, also
-# shaded and under a tinted light; 600 tokens on 64 phone photos): below it, noise
-CANDIDATES = 24  # the strongest spots read as faces (faces ranked 12th at worst among a course's spots)
+# shaded and under a tinted light; 1080 tokens on 120 phone photos): below it, noise
+CANDIDATES = 16  # the strongest spots read as faces (faces ranked 11th at worst among a course's spots) ...
+FACE_SHARE = 0.3  # ... with this share of the strongest one's contrast at least (faces: 0.56 and up; 1080 tokens
+# on 120 phone photos)
 TOKEN_MIN = 0.65  # right token reads score about 0.75 and more; white patches without a digit 0.55 or less
 
 
@@ -46,17 +48,6 @@ class TokenRead:
     alternatives: tuple[tuple[int, float], ...]
 
 
-@lru_cache(maxsize=1)
-def _face_kernels() -> tuple[np.ndarray, np.ndarray]:
-    """Averaging kernels over a token face's inside (clear of its rim) and over the player-coloured rim."""
-    r = FACE * PX
-    n = int(np.ceil(RIM_OUT * r))
-    yy, xx = np.mgrid[-n:n + 1, -n:n + 1]
-    d = np.hypot(xx, yy)
-    inner, rim = d <= FACE_IN * r, (d >= RIM_IN * r) & (d <= RIM_OUT * r)
-    return (inner / inner.sum()).astype(np.float32), (rim / rim.sum()).astype(np.float32)
-
-
 def find_faces(flat: np.ndarray, bounds: tuple[int, int] | None = None) -> list[tuple[float, float]]:
     """Centres (flattened pixels) of the likeliest token faces, strongest first: spots where a face-sized
     disc is much lighter in its darkest colour channel than the ring around it. A white face is light in
@@ -64,9 +55,11 @@ def find_faces(flat: np.ndarray, bounds: tuple[int, int] | None = None) -> list[
     digit only dims it; a white table or the paved entrance is as light around as inside, a flag too small
     to fill the disc. ``bounds`` (rows, cols of tiles, the flattened image padded by one tile): centres
     outside the tiles are left out (a token lies on a tile)."""
-    lightest = flat.min(axis=2).astype(np.float32)
-    inside, rim = _face_kernels()
-    contrast = cv2.filter2D(lightest, -1, inside) - cv2.filter2D(lightest, -1, rim)
+    lightest = cv2.min(cv2.min(flat[..., 0], flat[..., 1]), flat[..., 2]).astype(np.float32)
+    r = FACE * PX * np.sqrt(np.pi) / 2  # squares as large as the discs: box filters cost a few additions a pixel
+    inside, rim_in, rim_out = (2 * int(round(f * r)) + 1 for f in (FACE_IN, RIM_IN, RIM_OUT))
+    sums = [cv2.boxFilter(lightest, -1, (k, k), normalize=False) for k in (inside, rim_in, rim_out)]
+    contrast = sums[0] / inside ** 2 - (sums[2] - sums[1]) / (rim_out ** 2 - rim_in ** 2)
     k = 2 * int(FACE * PX) + 1  # one peak per face
     peak = (contrast >= cv2.dilate(contrast, np.ones((k, k), np.uint8))) & (contrast >= FACE_CONTRAST)
     if bounds is not None:
@@ -74,7 +67,8 @@ def find_faces(flat: np.ndarray, bounds: tuple[int, int] | None = None) -> list[
         keep[PX:(bounds[0] + 1) * PX, PX:(bounds[1] + 1) * PX] = True
         peak &= keep
     ys, xs = np.nonzero(peak)
-    order = np.argsort(-contrast[ys, xs], kind="stable")[:CANDIDATES]
+    strength = contrast[ys, xs]
+    order = [i for i in np.argsort(-strength, kind="stable")[:CANDIDATES] if strength[i] >= FACE_SHARE * strength.max()]
     return [(float(xs[i]), float(ys[i])) for i in order]
 
 
