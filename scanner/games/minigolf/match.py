@@ -37,7 +37,8 @@ DETAIL_MIN = 0.8  # the best's correlation where it differs from a close rival: 
 DETAIL_NEARER = 0.5  # or the patch's squared distance to the best there at most this share of its distance to
 # the rival
 DETAIL_RIVALS = 3  # close rivals checked
-DETAIL_GAP = 0.2  # or the best's details correlate this much better than the rival's own
+DETAIL_GAP = 0.15  # or, having more print there, they correlate this much better than the rival's own do (right
+# reads on phone photos: 0.16-0.39; on 360 blurred and noisy catalogue tiles no wrong read passed at 0.1)
 LOOK_ALIKES = 6  # a tie left: the references with the best's pathways ranked this high at quarter or half
 # resolution are aligned on their own (the right one ranked 5th at worst at one of them, 9 plain-straight ties)
 HALF_CLOSE = 0.01  # other meanings this close to the likeliest at half resolution are aligned on their own
