@@ -33,6 +33,7 @@ from threadpoolctl import ThreadpoolController
 
 from scanner.debug import draw_polygon
 from scanner.locate import downscale
+from scanner.memo import same_image
 from scanner.rectify import Rectified, rectify
 
 WORK_SIDE = 2000
@@ -373,21 +374,20 @@ class CardSearch:
     loose: list[np.ndarray]
 
 
-def find_cards(image: np.ndarray, spec: CardSpec, enough: int = 1, min_fraction: float = 2e-4) -> list[FoundCard]:
+def find_cards(image: np.ndarray, spec: CardSpec, enough: int = 1) -> list[FoundCard]:
     """Every card (panel inside a white frame) in the photo, largest first (see :func:`search_cards`)."""
-    return search_cards(image, spec, enough, min_fraction).found
+    return search_cards(image, spec, enough).found
 
 
-def search_cards(image: np.ndarray, spec: CardSpec, enough: int = 1, min_fraction: float = 2e-4) -> CardSearch:
+def search_cards(image: np.ndarray, spec: CardSpec, enough: int = 1) -> CardSearch:
     """Every card in the photo (see :class:`CardSearch`). When the paper mask yields fewer than ``enough``
     cards, the search is done again on :func:`local_paper_mask` and the cards it adds are kept too: a
     coloured surface taken for the paper white (a yellow score pad) makes the frames look tinted, and a
     dim, noisy table breaks them up."""
-    small, scale = downscale(image, WORK_SIDE)
-    first = _search_mask(small, scale, paper_mask(small), spec, min_fraction)
+    first = _search_holes(_first_holes(image), spec)
     if len(first.found) >= enough:
         return first
-    return _merged(first, _search_mask(small, scale, local_paper_mask(small), spec, min_fraction))
+    return _merged(first, _search_holes(_second_holes(image), spec))
 
 
 def _merged(first: CardSearch, second: CardSearch) -> CardSearch:
@@ -405,14 +405,50 @@ def _merged(first: CardSearch, second: CardSearch) -> CardSearch:
     return CardSearch(sorted(found, key=lambda c: -c.area_px), kept)
 
 
-def _search_mask(small: np.ndarray, scale: float, mask: np.ndarray, spec: CardSpec, min_fraction: float
-                 ) -> CardSearch:
-    """The cards in ``small`` (the photo at ``scale``) as holes in a paper ``mask`` of it."""
-    aspect = spec.panel_mm[0] / spec.panel_mm[1]
-    min_area = min_fraction * mask.size
-    # holes of the paper mask: regions of other colour that paper encloses
+MIN_HOLE = 2e-4  # of the photo's area: smaller holes in the paper are print, icons, a cloth's checks
+
+
+@dataclass(frozen=True)
+class Hole:
+    """A hole in a paper mask that paper encloses (mask pixels): its outline's convex hull, whether that is
+    roughly rectangular, and the four-sided fit of the outline (short side first; None when the outline is
+    not nearly convex or has no four clear sides)."""
+
+    hull: np.ndarray
+    hull_area: float
+    boxy: bool
+    quad: np.ndarray | None
+
+
+@dataclass(frozen=True)
+class PaperHoles:
+    """A photo shrunk to ``scale`` for the search, a paper mask of it and the mask's holes. They do not depend
+    on which game's cards are looked for, so both card games' searches of one photo share them."""
+
+    small: np.ndarray
+    scale: float
+    mask: np.ndarray
+    holes: list[Hole]
+
+
+@same_image
+def _first_holes(image: np.ndarray) -> PaperHoles:
+    small, scale = downscale(image, WORK_SIDE)
+    return paper_holes(small, scale, paper_mask(small))
+
+
+@same_image
+def _second_holes(image: np.ndarray) -> PaperHoles:
+    first = _first_holes(image)
+    return paper_holes(first.small, first.scale, local_paper_mask(first.small))
+
+
+def paper_holes(small: np.ndarray, scale: float, mask: np.ndarray) -> PaperHoles:
+    """The holes of a paper ``mask`` of ``small`` (the photo at ``scale``): regions of other colour that
+    paper encloses, large enough to be a card's panel."""
+    min_area = MIN_HOLE * mask.size
     count, labels, stats, _ = cv2.connectedComponentsWithStats(1 - mask, connectivity=4)
-    found, loose = [], []
+    holes = []
     for i in range(1, count):
         x, y, w, h, area = stats[i]
         if area < min_area or x == 0 or y == 0 or x + w >= mask.shape[1] or y + h >= mask.shape[0]:
@@ -430,20 +466,31 @@ def _search_mask(small: np.ndarray, scale: float, mask: np.ndarray, spec: CardSp
         hull = cv2.convexHull(contour)
         hull_area = cv2.contourArea(hull)
         quad = _fit_quad(contour) if cv2.contourArea(contour) >= 0.8 * hull_area else None
+        (_, _), (rw, rh), _ = cv2.minAreaRect(hull)
+        boxy = min(rw, rh) >= 0.3 * max(rw, rh) and hull_area >= 0.8 * rw * rh  # not a pen, not a gap between cards
+        holes.append(Hole(hull, hull_area, boxy, None if quad is None else _short_side_first(quad)))
+    return PaperHoles(small, scale, mask, holes)
+
+
+def _search_holes(paper: PaperHoles, spec: CardSpec) -> CardSearch:
+    """The cards among the holes of a paper mask: card-shaped and framed as ``spec`` says."""
+    small, scale = paper.small, paper.scale
+    aspect = spec.panel_mm[0] / spec.panel_mm[1]
+    found, loose = [], []
+    for hole in paper.holes:
+        quad = hole.quad
         if quad is not None:
-            quad = _short_side_first(quad)
             sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
             ratio = (sides[0] + sides[2]) / max(sides[1] + sides[3], 1e-6)
             quad_area = abs(cv2.contourArea(quad))
             # a wide range of side ratios: a steep view foreshortens one side
-            if (0.5 * aspect < ratio < 1.6 * aspect and 0.85 < hull_area / max(quad_area, 1e-6) < 1.1
+            if (0.5 * aspect < ratio < 1.6 * aspect and 0.85 < hole.hull_area / max(quad_area, 1e-6) < 1.1
                     and _framed(small, quad, spec)):
                 panel = (quad + 0.5) / scale - 0.5
                 found.append(FoundCard(card_from_panel(panel, spec), panel, quad_area / scale**2))
                 continue
-        (_, _), (rw, rh), _ = cv2.minAreaRect(hull)
-        if min(rw, rh) >= 0.3 * max(rw, rh) and hull_area >= 0.8 * rw * rh:  # not a pen, not a gap between cards
-            loose.append((hull.reshape(-1, 2).astype(np.float64) + 0.5) / scale - 0.5)
+        if hole.boxy:
+            loose.append((hole.hull.reshape(-1, 2).astype(np.float64) + 0.5) / scale - 0.5)
     if found:  # cards of one game are one size, the largest holes: drop the far smaller ones (a check pattern,
         # but not a card far away in a steep view)
         areas = sorted((c.area_px for c in found), reverse=True)
@@ -457,7 +504,7 @@ def _search_mask(small: np.ndarray, scale: float, mask: np.ndarray, spec: CardSp
         def card_area(x: float, y: float) -> float:
             return float(card_areas[np.argmin(np.hypot(*(centres - (x, y)).T))])
 
-        blobs = [(p + 0.5) / scale - 0.5 for p in _card_blobs(mask, card_area, aspect)]
+        blobs = [(p + 0.5) / scale - 0.5 for p in _card_blobs(paper.mask, card_area, aspect)]
         loose += [b for b in blobs if not any(_inside(b.mean(axis=0), p) for p in loose)]  # a hole there: said
     kept: list[FoundCard] = []
     for card in sorted(found, key=lambda c: -c.area_px):  # a hole inside a card found already is its picture

@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
+from scanner import cards
 from scanner.errors import ScanError
 from scanner.games import eighteen, frontnine, gnoming
 from scanner.memo import same_image
@@ -50,14 +51,21 @@ def counting(monkeypatch, module, name: str) -> list[int]:
     return calls
 
 
-@pytest.mark.parametrize(("plugin", "step"), [(gnoming, "find_cards"), (frontnine, "search_cards")])
-def test_card_games_search_a_photo_once_for_likelihood_and_scan(plugin, step, monkeypatch):
-    searched = counting(monkeypatch, plugin, step)
-    image = np.full((300, 400, 3), 90, np.uint8)  # a plain table: no cards
+@pytest.mark.parametrize("plugin", [gnoming, frontnine])
+def test_card_games_search_a_photo_once_for_likelihood_and_scan(plugin, monkeypatch):
+    masked = counting(monkeypatch, cards, "paper_holes")
+    image = np.full((300, 400, 3), 90, np.uint8)  # a plain table: no cards, so both masks are searched
     assert plugin.likelihood(image) == 0.0
     with pytest.raises(ScanError, match="no cards"):
         plugin.scan(image)
-    assert len(searched) == 1
+    assert len(masked) == 2
+
+
+def test_both_card_games_share_the_search_of_a_photo(monkeypatch):
+    masked = counting(monkeypatch, cards, "paper_holes")
+    image = np.full((300, 400, 3), 90, np.uint8)
+    assert gnoming.likelihood(image) == frontnine.likelihood(image) == 0.0
+    assert len(masked) == 2
 
 
 def blank_plan() -> np.ndarray:

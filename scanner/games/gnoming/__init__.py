@@ -289,17 +289,21 @@ def photo_cards(image: np.ndarray) -> list[FoundCard]:
 
 
 def likelihood(image: np.ndarray) -> float:
-    """How much the photo looks like Gnoming grids: the share of card-like shapes that read as our faces."""
+    """How much the photo looks like Gnoming grids: the share of card-like shapes that read as our faces,
+    and enough of them for a grid. Cards that read as ours are looked for harder when too few were found
+    (a dim table); another card game's photo is spared that second search."""
     try:
-        found = photo_cards(image)
+        found = find_cards(image, SPEC)
+        if not found:
+            return 0.0
+        sample = found[:12]
+        tpl = templates()
+        share = sum(read_card(image, c, tpl).trusted for c in sample) / len(sample)
+        if share and len(found) < GRID_CARDS:
+            found = photo_cards(image)
     except ScanError:
         return 0.0
-    if not found:
-        return 0.0
-    sample = found[:12]
-    tpl = templates()
-    trusted = sum(read_card(image, c, tpl).trusted for c in sample)
-    return float(trusted / len(sample) * min(1.0, len(found) / GRID_CARDS))
+    return float(share * min(1.0, len(found) / GRID_CARDS))
 
 
 def compare(truth_board: dict[str, Any], read_board: dict[str, Any]) -> dict[str, Any]:
