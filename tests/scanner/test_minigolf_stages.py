@@ -140,10 +140,16 @@ def test_token_faces_are_found_under_tinted_light_and_run_into_a_flag():
     cv2.rectangle(flat, (100 + r - 2, 97), (100 + r + 20, 103), (255, 255, 255), -1)  # a white flag touching it
     cv2.rectangle(flat, (170, 40), (210, 50), (255, 255, 255), -1)  # a white sign
     flat[:, 4 * PX:] = 255  # a white table beside the course
-    found = find_faces(flat, (2, 3))
+    hole = (3 * PX + 32, PX + 32)  # a checked cloth seen through a hole in the course: a white square framed in red
+    flat[PX:2 * PX, 3 * PX:4 * PX] = (40, 40, 200)
+    flat[hole[1] - 7:hole[1] + 8, hole[0] - 7:hole[0] + 8] = 255
+    grass = (flat == (60, 140, 70)).all(axis=2)
+    found = find_faces(flat, (2, 3), grass)
     for x, y in faces:  # each face among the spots (reading its digit tells it from the flag and the sign)
         assert min(np.hypot(fx - x, fy - y) for fx, fy in found) < 3
     assert all(fx < 4 * PX for fx, _ in found)  # nothing on the table beyond the tiles
+    assert min(np.hypot(fx - hole[0], fy - hole[1]) for fx, fy in find_faces(flat, (2, 3))) < 3  # face-like ...
+    assert min(np.hypot(fx - hole[0], fy - hole[1]) for fx, fy in found) > PX / 4  # ... but off the tiles
 
 
 def _cell(template: np.ndarray) -> np.ndarray:

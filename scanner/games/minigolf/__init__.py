@@ -326,7 +326,7 @@ def _scan(image: np.ndarray, setup: dict[str, Any] | None, debug: Debug | None) 
     a = np.array([[1 / p.scale, 0, 0.5 / p.scale - 0.5 + p.offset[0]],
                   [0, 1 / p.scale, 0.5 / p.scale - 0.5 + p.offset[1]], [0, 0, 1]])
     shown = Lattice(a @ lattice.h, lattice.rows, lattice.cols)  # lattice -> photo pixels
-    tokens = read_tokens(p.small, lattice, image, shown)
+    tokens = read_tokens(p.small, lattice, image, shown, p.masks.grass)
     cells = _read_cells(p, lattice, tokens)
     known = sum(rd.score >= UNKNOWN_BELOW for rd in cells.tiles.values())
     recognised = known / max(len(cells.tiles), 1)

@@ -33,7 +33,9 @@ FACE_IN = 0.85  # a face's inside, in face radii: clear of the rim however the t
 RIM_IN, RIM_OUT = 1.1, 1.35  # the player-coloured rim around the face, in face radii (the token's edge: 1.39)
 FACE_CONTRAST = 25.0  # a face's inside is this much lighter than its rim at least (faces: 100 and up, also
 # shaded and under a tinted light; 1080 tokens on 120 phone photos): below it, noise
-CANDIDATES = 16  # the strongest spots read as faces (faces ranked 11th at worst among a course's spots) ...
+ON_TILE = 0.3  # a face's centre has the tile it lies on within this many tiles all round ...
+GRASS_AROUND = 0.1  # ... and so at least this share of grass there (tiles' middles: 0.11 and up)
+CANDIDATES = 20  # the strongest spots read as faces (faces ranked 16th at worst among a course's spots) ...
 FACE_SHARE = 0.3  # ... with this share of the strongest one's contrast at least (faces: 0.56 and up; 1080 tokens
 # on 120 phone photos)
 TOKEN_MIN = 0.65  # right token reads score about 0.75 and more; white patches without a digit 0.55 or less
@@ -48,13 +50,16 @@ class TokenRead:
     alternatives: tuple[tuple[int, float], ...]
 
 
-def find_faces(flat: np.ndarray, bounds: tuple[int, int] | None = None) -> list[tuple[float, float]]:
+def find_faces(flat: np.ndarray, bounds: tuple[int, int] | None = None,
+               grass: np.ndarray | None = None) -> list[tuple[float, float]]:
     """Centres (flattened pixels) of the likeliest token faces, strongest first: spots where a face-sized
     disc is much lighter in its darkest colour channel than the ring around it. A white face is light in
     every channel under any light's tint (grass, paths and the player-coloured rim are dark in one), its
     digit only dims it; a white table or the paved entrance is as light around as inside, a flag too small
     to fill the disc. ``bounds`` (rows, cols of tiles, the flattened image padded by one tile): centres
-    outside the tiles are left out (a token lies on a tile)."""
+    outside the tiles are left out (a token lies on a tile); and with ``grass`` (the flattened grass mask),
+    centres with no grass around them (a checked cloth seen through a hole in the course: its white squares
+    framed in red look like faces)."""
     lightest = cv2.min(cv2.min(flat[..., 0], flat[..., 1]), flat[..., 2]).astype(np.float32)
     r = FACE * PX * np.sqrt(np.pi) / 2  # squares as large as the discs: box filters cost a few additions a pixel
     inside, rim_in, rim_out = (2 * int(round(f * r)) + 1 for f in (FACE_IN, RIM_IN, RIM_OUT))
@@ -66,6 +71,9 @@ def find_faces(flat: np.ndarray, bounds: tuple[int, int] | None = None) -> list[
         keep = np.zeros_like(peak)
         keep[PX:(bounds[0] + 1) * PX, PX:(bounds[1] + 1) * PX] = True
         peak &= keep
+    if grass is not None:
+        k = 2 * int(ON_TILE * PX) + 1
+        peak &= cv2.blur(grass.astype(np.float32), (k, k)) >= GRASS_AROUND
     ys, xs = np.nonzero(peak)
     strength = contrast[ys, xs]
     order = [i for i in np.argsort(-strength, kind="stable")[:CANDIDATES] if strength[i] >= FACE_SHARE * strength.max()]
@@ -154,12 +162,14 @@ def assign(scores: np.ndarray) -> list[tuple[int, float, tuple[tuple[int, float]
     return out
 
 
-def read_tokens(image: np.ndarray, lattice: Lattice, photo: np.ndarray, shown: Lattice) -> list[TokenRead]:
+def read_tokens(image: np.ndarray, lattice: Lattice, photo: np.ndarray, shown: Lattice,
+                grass: np.ndarray | None = None) -> list[TokenRead]:
     """Every number token on the lattice: found in the working ``image`` (balanced), read from the full
     ``photo`` (whose lattice is ``shown``), where the digits are sharpest."""
     flat = flatten(image, lattice, PX, pad=1)  # a token on an outer tile may hang over the course's edge
+    ground = None if grass is None else flatten(grass.astype(np.uint8) * 255, lattice, PX, pad=1) > 127
     faces = []
-    for fx, fy in find_faces(flat, (lattice.rows, lattice.cols)):
+    for fx, fy in find_faces(flat, (lattice.rows, lattice.cols), ground):
         centre = (fx / PX - 1, fy / PX - 1)
         digits = read_face(crop_face(photo, shown, centre))
         if digits.max() >= TOKEN_MIN:  # white patches that show no printed digit are no tokens
