@@ -154,14 +154,24 @@ def test_a_blurred_digit_in_a_ring_is_found_at_the_higher_ink_level():
 
     img = _sheet()
     cv2.line(img, (60, 60), (180, 180), (140, 40, 20), 3)
-    cv2.putText(img, "3", (80, 162), cv2.FONT_HERSHEY_SIMPLEX, 0.9, (140, 40, 20), 3, cv2.LINE_AA)
+    cv2.putText(img, "5", (80, 162), cv2.FONT_HERSHEY_SIMPLEX, 0.9, (140, 40, 20), 3, cv2.LINE_AA)
     cv2.circle(img, (92, 150), 15, (140, 40, 20), 3)
     img = cv2.GaussianBlur(img, (0, 0), 2.0)
 
-    def reads_three(levels: tuple[float, ...]) -> bool:
+    def reads_five(levels: tuple[float, ...]) -> bool:
         cands = square_candidates(img, QUAD, 0.3, levels=levels)
-        return any(LABELS[int(np.argmax(read_digit(c.patch)))] == "3" for c in cands)
+        return any(LABELS[int(np.argmax(read_digit(c.patch)))] == "5" for c in cands)
 
-    assert not reads_three(LEVELS[:1])
-    assert reads_three(LEVELS)
+    assert not reads_five(LEVELS[:1])
+    assert reads_five(LEVELS)
 
+
+
+def test_many_pieces_read_at_once_read_as_each_alone():
+    """A busy square gives dozens of pieces, read in one batch of four turns each."""
+    from scanner.games.eighteen.digits import read_rotations
+
+    patches = [_digit("345"[k % 3]) for k in range(40)]
+    together = read_rotations(patches)
+    assert together.shape == (40, 4, len(LABELS))
+    assert np.allclose(together[7], read_rotations(patches[7:8])[0], atol=1e-5)

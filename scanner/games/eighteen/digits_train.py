@@ -31,6 +31,9 @@ PPM = 9.0  # drawing resolution, px per mm
 EDGES = ("N", "E", "S", "W")
 DIGIT_SHARE, OTHER_SHARE = 0.8, 0.3  # a candidate's share of digit ink (and the digit's share in it)
 PART = 0.6  # a candidate holding less of the digit than this is "other" (a 5 without its bar is no 3)
+# Ink levels (shares of the strokes' strength, see ``parmarks.LEVELS``) the candidates are cut at; the scan's
+# lowest level, 0.5, is covered by the random plan threshold below it
+TRAIN_LEVELS = (0.65, 0.95)
 FONTS = sorted(Path("/usr/share/fonts/truetype").rglob("*.ttf"))
 
 
@@ -177,7 +180,7 @@ def square_samples(rng: np.random.Generator) -> list[Sample]:
     photo, quad, mask = photograph(image, quad, mask, rng)
     ink = square_ink(photo, quad)
     digit = square_ink(np.dstack([255 - 255 * mask] * 3).astype(np.uint8), quad) > 0.5
-    levels = ink_levels(ink, rng.uniform(0.12, 0.3))  # the scan cuts at each: train on one of them
+    levels = ink_levels(ink, rng.uniform(0.12, 0.3), levels=TRAIN_LEVELS)  # the scan cuts at each: train on one
     b = clean_square(ink, levels[int(rng.integers(len(levels)))])
     pad = int(round(PAD * CROP))
     visible = digit & cv2.dilate(b, np.ones((3, 3), np.uint8)).astype(bool)
