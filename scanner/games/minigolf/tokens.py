@@ -71,10 +71,12 @@ def find_faces(flat: np.ndarray, bounds: tuple[int, int] | None = None,
         keep = np.zeros_like(peak)
         keep[PX:(bounds[0] + 1) * PX, PX:(bounds[1] + 1) * PX] = True
         peak &= keep
-    if grass is not None:
-        k = 2 * int(ON_TILE * PX) + 1
-        peak &= cv2.blur(grass.astype(np.float32), (k, k)) >= GRASS_AROUND
     ys, xs = np.nonzero(peak)
+    if grass is not None:  # any scale of the flattened course (a coarse one does)
+        scale = grass.shape[0] / flat.shape[0]
+        k = 2 * int(ON_TILE * PX * scale) + 1
+        around = cv2.blur(grass.astype(np.float32), (k, k))[(ys * scale).astype(int), (xs * scale).astype(int)]
+        ys, xs = ys[around >= GRASS_AROUND], xs[around >= GRASS_AROUND]
     strength = contrast[ys, xs]
     order = [i for i in np.argsort(-strength, kind="stable")[:CANDIDATES] if strength[i] >= FACE_SHARE * strength.max()]
     return [(float(xs[i]), float(ys[i])) for i in order]
@@ -167,13 +169,15 @@ def read_tokens(image: np.ndarray, lattice: Lattice, photo: np.ndarray, shown: L
     """Every number token on the lattice: found in the working ``image`` (balanced), read from the full
     ``photo`` (whose lattice is ``shown``), where the digits are sharpest."""
     flat = flatten(image, lattice, PX, pad=1)  # a token on an outer tile may hang over the course's edge
-    ground = None if grass is None else flatten(grass.astype(np.uint8) * 255, lattice, PX, pad=1) > 127
+    ground = None if grass is None else flatten(grass.astype(np.uint8) * 255, lattice, PX // 4, pad=1) > 127
     faces = []
     for fx, fy in find_faces(flat, (lattice.rows, lattice.cols), ground):
         centre = (fx / PX - 1, fy / PX - 1)
         digits = read_face(crop_face(photo, shown, centre))
         if digits.max() >= TOKEN_MIN:  # white patches that show no printed digit are no tokens
             faces.append((centre, digits))
+        if len(faces) == len(digits):  # every number found: weaker spots are no tokens of this course
+            break
     if not faces:
         return []
     read = assign(np.array([d for _, d in faces]))
