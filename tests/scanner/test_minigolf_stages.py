@@ -21,7 +21,16 @@ from scanner.games.minigolf.colour import (
     white_gains,
 )
 from scanner.games.minigolf.lattice import TILE_SHARE, Lattice, boundary_lines, boundary_quad, cell_offsets
-from scanner.games.minigolf.match import INNER, SHIFT, SIDE, entrance_score, meaning, read_tile, references
+from scanner.games.minigolf.match import (
+    DOUBT_MARGIN,
+    INNER,
+    SHIFT,
+    SIDE,
+    entrance_score,
+    meaning,
+    read_tile,
+    references,
+)
 from scanner.games.minigolf.tokens import FACE, PX, find_faces
 
 PATH_BGR = (52, 74, 181)  # printed pathway
@@ -164,7 +173,7 @@ def test_a_look_alike_whose_details_hardly_show_is_a_doubt():
     plain = refs.templates[refs.keys.index(("st01", 0))]  # the same straight without
     clear = read_tile(_cell(trees))
     assert (clear.tile, doubtful(clear)) == ("st04", False)
-    faded = read_tile(_cell(0.5 * trees + 0.5 * plain))  # trees half washed out
+    faded = read_tile(_cell(_worn(0.5 * trees + 0.5 * plain, 0.5, 6)))  # trees half washed out, photo grain
     assert doubtful(faded)
 
 
@@ -181,6 +190,17 @@ def test_soft_details_that_beat_the_look_alikes_own_are_no_doubt():
     # figures blurred away: read as the plain look-alike, and that stays a doubt
     blurred = read_tile(_cell(_worn(refs.templates[refs.keys.index(("st07", 90))], 1.5, 8)))
     assert blurred.tile != "st07" and doubtful(blurred)
+
+
+def test_small_figures_plainly_shown_are_no_doubt_however_close_the_plain_look_alike():
+    """A person and a dog on a straight move the whole-tile score little over the plain straight, yet a soft
+    photo still shows them plainly: read right and not flagged; blurred further, they are gone and it is."""
+    template = references().templates[references().keys.index(("st07", 0))]
+    soft = read_tile(_cell(_worn(template, 1.0, 4)))
+    assert (soft.tile, soft.rotation) == ("st07", 0) and soft.margin < DOUBT_MARGIN
+    assert soft.confirmed and not doubtful(soft)
+    washed = read_tile(_cell(_worn(template, 1.2, 8)))
+    assert not washed.confirmed and doubtful(washed)
 
 
 def _on_table(table_bgr: tuple[int, int, int], facing: str | None) -> np.ndarray:

@@ -241,15 +241,22 @@ def course_lattice(image: np.ndarray) -> tuple[Prepared, Lattice, float]:
 
 def doubtful(rd: TileRead) -> bool:
     """Whether a tile read needs a person: not recognised, or a tile of another scoring meaning close behind
-    (closer than ``CLEAR_MARGIN`` when the look is weak, than ``DOUBT_MARGIN`` otherwise). Look-alikes that
-    score the same never count (``TileRead.margin`` is over other meanings only).
+    (closer than ``CLEAR_MARGIN`` when the look is weak, than ``DOUBT_MARGIN`` otherwise, unless the photo
+    plainly shows the read tile's own details where the two differ). Look-alikes that score the same never
+    count (``TileRead.margin`` is over other meanings only).
 
     >>> doubtful(TileRead("gs07", 90, 0.83, 0.5, ()))   # worn, but nothing else comes near
     False
     >>> doubtful(TileRead("gr06", 0, 0.70, 0.02, ()))   # weak and a look-alike close behind
     True
+    >>> doubtful(TileRead("st07", 0, 0.97, 0.01, (), confirmed=True))  # its figures plainly shown
+    False
     """
-    return rd.score < UNKNOWN_BELOW or rd.margin < (CLEAR_MARGIN if rd.score < FLAG_BELOW else DOUBT_MARGIN)
+    if rd.score < UNKNOWN_BELOW:
+        return True
+    if rd.score < FLAG_BELOW:
+        return rd.margin < CLEAR_MARGIN
+    return rd.margin < DOUBT_MARGIN and not rd.confirmed
 
 
 def _turn(rc: tuple[int, int], turns: int) -> tuple[int, int]:

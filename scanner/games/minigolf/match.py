@@ -37,6 +37,9 @@ DETAIL_MIN = 0.8  # the best's correlation where it differs from a close rival: 
 DETAIL_NEARER = 0.5  # or the patch's squared distance to the best there at most this share of its distance to
 # the rival
 DETAIL_RIVALS = 3  # close rivals checked
+DETAIL_SURE = 0.9  # details correlating this well confirm the best however close the rival's whole-tile score
+# (small figures move it little): right reads of figures over a plain straight 0.93-0.95, plain straights read
+# as tiles with figures 0.72 and less
 DETAIL_GAP = 0.15  # or, having more print there, they correlate this much better than the rival's own do (right
 # reads on phone photos: 0.16-0.39; on 360 blurred and noisy catalogue tiles no wrong read passed at 0.1)
 LOOK_ALIKES = 6  # a tie left: the references with the best's pathways ranked this high at quarter or half
@@ -107,6 +110,8 @@ class TileRead:
     score: float
     margin: float  # over the best reference with another scoring meaning
     alternatives: tuple[tuple[str, int, float], ...]
+    # the photo plainly shows the best's own details where that reference differs from it (``DETAIL_SURE``)
+    confirmed: bool = False
 
 
 def _unit_rows(x: np.ndarray) -> np.ndarray:
@@ -353,8 +358,12 @@ def _decide(look: _Look) -> tuple[TileRead, int, bool]:
             alts.append((key[0], key[1], float(fine[i])))
     top = float(fine[order[0]])
     other = alts[0][2] if alts else -1.0
+    # the best's figures plainly shown where the runner-up has none: confirmed (never the other way round, as
+    # for ``beats``: a plain best's grass correlates with faint figures too)
+    confirmed = shown and bool(close) and _busier(top_ref, look.tried[close[0]]) and mine(close[0]) >= DETAIL_SURE
     # a close rival whose own details the photo matches no worse: as good as a tie
-    return TileRead(best[0], best[1], top, top - other if shown else 0.0, tuple(alts[:3])), top_ref, strict
+    return (TileRead(best[0], best[1], top, top - other if shown else 0.0, tuple(alts[:3]), confirmed), top_ref,
+            strict)
 
 
 def _where_differ(patch: np.ndarray, best: int, best_warp: np.ndarray, rival: int,
