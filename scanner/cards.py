@@ -24,7 +24,7 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 import cv2
@@ -384,10 +384,10 @@ def search_cards(image: np.ndarray, spec: CardSpec, enough: int = 1) -> CardSear
     cards, the search is done again on :func:`local_paper_mask` and the cards it adds are kept too: a
     coloured surface taken for the paper white (a yellow score pad) makes the frames look tinted, and a
     dim, noisy table breaks them up."""
-    first = _search_holes(_first_holes(image), spec)
+    first = _first_holes(image).cards(spec)
     if len(first.found) >= enough:
         return first
-    return _merged(first, _search_holes(_second_holes(image), spec))
+    return _merged(first, _second_holes(image).cards(spec))
 
 
 def _merged(first: CardSearch, second: CardSearch) -> CardSearch:
@@ -429,6 +429,14 @@ class PaperHoles:
     scale: float
     mask: np.ndarray
     holes: list[Hole]
+    searched: dict[CardSpec, CardSearch] = field(default_factory=dict, compare=False)  # each spec's cards, once
+
+    def cards(self, spec: CardSpec) -> CardSearch:
+        """The cards among the holes that ``spec`` describes (found once per spec: a game's likelihood and
+        its scan of one photo ask alike)."""
+        if spec not in self.searched:
+            self.searched[spec] = _search_holes(self, spec)
+        return self.searched[spec]
 
 
 @same_image
