@@ -155,7 +155,7 @@ def likelihood(image: np.ndarray) -> float:
     """0..1: a green area with red paths running over it, covering a fair part of the photo; at least
     ``GOOD_LATTICE`` once the cells of a lattice laid over it match catalogue tiles that well (a course
     photographed small has little green, yet its tiles are plain: other games' photos have no such lattice)."""
-    small, _ = downscale(image, 400)
+    small, _ = downscale(image, LOOK_SIDE)  # as the scan first looks: a small course needs the pixels
     m = classify(balance(small))
     grass = float(m.grass.mean())
     if grass < 0.005:
