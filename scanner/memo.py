@@ -1,8 +1,8 @@
 """Work shared by a game's ``likelihood`` and its ``scan`` of the same photo, done once.
 
 When the game is detected, the pipeline asks the plugin how likely the photo is its own and then scans
-that very image array: a plugin wraps the step both begin with (finding the cards, the grid) in
-:func:`same_image`, and the scan takes the answer the likelihood already found.
+that very image array: the step both begin with (finding the cards, the grid, the tile lattice) is wrapped
+in :func:`same_image`, and the scan takes the answer the likelihood already found.
 """
 
 from __future__ import annotations

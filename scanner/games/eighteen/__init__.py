@@ -157,12 +157,6 @@ def _look_alikes(patches: dict[tuple[int, int], np.ndarray]) -> list[tuple[int, 
     return [k for k, best in zip(keys, corr.max(axis=1), strict=True) if best >= LOOK_ALIKE]
 
 
-def _digit_candidates(image: np.ndarray, quad: np.ndarray, threshold: float) -> tuple[list, np.ndarray]:
-    """A tee/green square's digit candidates (cut at several ink levels) and their readings in all four turns."""
-    cands = square_candidates(image, quad, threshold)
-    return cands, planmod.digit_probabilities(cands)
-
-
 @dataclass(frozen=True)
 class Squares:
     """Every square of a photo's grid cut out as an ink patch, and the plan's ink level."""
@@ -224,7 +218,8 @@ def read_plan(image: np.ndarray) -> PlanReading:
     for r in range(rows):
         for c in range(cols):
             if guesses[r][c].value["k"] == "teegreen":
-                cands[r, c], probs[r, c] = _digit_candidates(image, rect.to_photo(lattice.cell_quad(r, c)), threshold)
+                cands[r, c] = square_candidates(image, rect.to_photo(lattice.cell_quad(r, c)), threshold)
+                probs[r, c] = planmod.digit_probabilities(cands[r, c])
     orient = planmod.orientation(list(probs.values()), _tree_votes(trees, patches, threshold))
     turns = orient.turns
 

@@ -219,7 +219,7 @@ def stub_ink(b: np.ndarray, diagonal: int) -> dict[str, float]:
     """
     size = b.shape[0]
     line = max(3, int(round(STUB_LINE * size)))
-    wide = cv2.dilate(b, np.ones((3, 3), np.uint8))  # a line slanting a little stays one run
+    wide = _widen(b)  # a line slanting a little stays one run
     runs = {"NS": cv2.morphologyEx(wide, cv2.MORPH_OPEN, np.ones((line, 1), np.uint8)) & b,
             "EW": cv2.morphologyEx(wide, cv2.MORPH_OPEN, np.ones((1, line), np.uint8)) & b}
     return {edge: float(np.count_nonzero(runs["NS" if edge in "NS" else "EW"][zone])) / size

@@ -46,7 +46,6 @@ from scanner.cards import (
 )
 from scanner.debug import Debug
 from scanner.errors import ScanError
-from scanner.memo import same_image
 from scanner.types import Read, ScanResult
 
 GAME = "the-front-nine"
@@ -472,9 +471,8 @@ def draw_overlay(image: np.ndarray, club: CardRead, reads: list[Read]) -> np.nda
     return out
 
 
-@same_image
 def photo_cards(image: np.ndarray) -> CardSearch:
-    """The card search of a photo, done once for its likelihood and its scan."""
+    """The card search of a photo (done once, shared with the likelihood: ``scanner.cards``)."""
     return search_cards(image, spec(), MIN_CARDS)
 
 

@@ -27,7 +27,6 @@ from fixtures.art.gnoming import CARD_MM, DEFAULT_STYLE, FACES, render_face
 from scanner.cards import CardSpec, FoundCard, Templates, find_cards, rectify_card
 from scanner.debug import Debug
 from scanner.errors import ScanError
-from scanner.memo import same_image
 from scanner.types import Read, ScanResult
 
 GAME = "gnoming-a-round"
@@ -282,9 +281,8 @@ def draw_overlay(image: np.ndarray, reads: list[Read], grids: list[GridRead], na
     return out
 
 
-@same_image
 def photo_cards(image: np.ndarray) -> list[FoundCard]:
-    """The cards found in a photo, once for its likelihood and its scan."""
+    """The cards found in a photo (the search, done once, is shared with the likelihood: ``scanner.cards``)."""
     return find_cards(image, SPEC, GRID_CARDS)  # fewer found: not even one grid, look harder
 
 

@@ -332,11 +332,8 @@ def _decide(look: _Look) -> tuple[TileRead, int, bool]:
     top_ref = look.tried[order[0]]
     close = rivals[:DETAIL_RIVALS]
     warp = look.own(order[0])
-
-    def mine(i: int) -> float:
-        return _details(look.patch, top_ref, warp, look.tried[i], look.seen)
-
-    strict = all(mine(i) >= DETAIL_MIN for i in close)
+    mine = {i: _details(look.patch, top_ref, warp, look.tried[i], look.seen) for i in close}
+    strict = all(mine[i] >= DETAIL_MIN for i in close)
 
     def beats(i: int) -> bool:
         """Whether the best shows more print than rival ``i`` where they differ and its details there correlate
@@ -345,10 +342,10 @@ def _decide(look: _Look) -> tuple[TileRead, int, bool]:
         blur wipes figures out, so a plainer best proves nothing."""
         rival = look.tried[i]
         return _busier(top_ref, rival) and \
-            mine(i) - _details(look.patch, rival, look.own(i), top_ref, look.seen) >= DETAIL_GAP
+            mine[i] - _details(look.patch, rival, look.own(i), top_ref, look.seen) >= DETAIL_GAP
 
     # the photo shows the best's details where each close rival differs
-    shown = strict or all(mine(i) >= DETAIL_MIN or _nearer(look.patch, top_ref, warp, look.tried[i], look.seen)
+    shown = strict or all(mine[i] >= DETAIL_MIN or _nearer(look.patch, top_ref, warp, look.tried[i], look.seen)
                           or beats(i) for i in close)
     best = refs.keys[top_ref]
     alts: list[tuple[str, int, float]] = []
@@ -360,7 +357,7 @@ def _decide(look: _Look) -> tuple[TileRead, int, bool]:
     other = alts[0][2] if alts else -1.0
     # the best's figures plainly shown where the runner-up has none: confirmed (never the other way round, as
     # for ``beats``: a plain best's grass correlates with faint figures too)
-    confirmed = shown and bool(close) and _busier(top_ref, look.tried[close[0]]) and mine(close[0]) >= DETAIL_SURE
+    confirmed = shown and bool(close) and _busier(top_ref, look.tried[close[0]]) and mine[close[0]] >= DETAIL_SURE
     # a close rival whose own details the photo matches no worse: as good as a tie
     return (TileRead(best[0], best[1], top, top - other if shown else 0.0, tuple(alts[:3]), confirmed), top_ref,
             strict)
