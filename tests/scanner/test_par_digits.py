@@ -5,6 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from scanner.games.eighteen import PAR_SURE
 from scanner.games.eighteen.classify import Guess
 from scanner.games.eighteen.digits import LABELS, Candidate, read_digit, steady
 from scanner.games.eighteen.parmarks import CROP, square_candidates, without_lines
@@ -92,11 +93,17 @@ def test_one_clear_piece_gives_the_par():
     assert read.par == 4 and read.confidence > 0.9 and read.centre == (0.3, 0.7)
 
 
-def test_two_pieces_read_as_different_pars_leave_it_unread():
+def test_two_pieces_read_as_different_pars_offer_the_clearer_flagged():
     cands = [Candidate(np.ones((20, 12), np.uint8), (0.3, 0.7), (30, 80)),
              Candidate(np.ones((18, 12), np.uint8), (0.7, 0.2), (80, 20))]
     read = read_par(cands, _reading((0.02, 0.95, 0.01, 0.02), (0.6, 0.05, 0.05, 0.3)), 0)
-    assert read.par is None  # flagged, not a guess between a 4 and a 3
+    assert read.par == 4 and read.confidence < PAR_SURE  # the clearer piece's reading, for review
+
+
+def test_a_piece_that_is_no_clear_digit_leaves_the_par_unread():
+    cands = [Candidate(np.ones((20, 12), np.uint8), (0.3, 0.7), (30, 80))]
+    read = read_par(cands, _reading((0.1, 0.35, 0.05, 0.5)), 0)
+    assert read.par is None
     assert read.alternatives[0][0] == 4  # offered first to the person reviewing
 
 

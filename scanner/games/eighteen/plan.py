@@ -29,7 +29,7 @@ from scanner.games.eighteen.digits import LABELS, PAR, Candidate, read_rotations
 CCW = {"N": "W", "W": "S", "S": "E", "E": "N"}  # where an edge goes when the grid turns a quarter anticlockwise
 OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
 STEP = {"N": (-1, 0), "E": (0, 1), "S": (1, 0), "W": (0, -1)}
-PAR_REJECT = 0.5  # a par digit read with less probability than this is reported as unreadable
+PAR_REJECT = 0.5  # a piece read as a par digit with less probability than this leaves the par unreadable
 UNSTEADY = 0.6  # confidence (flagged, still offered) of a par whose reading flips with a pixel of ink
 NEIGHBOUR = 1.0  # weight of a neighbouring fairway that ends on an edge, against the strokes seen in the square
 STUB_FLOOR = 0.3  # stub ink (side units) added to a triangle's total: faint strokes on both edges decide little
@@ -106,12 +106,14 @@ def read_par(cands: list[Candidate], probs: np.ndarray, turns: int) -> DigitRead
     apart = [i for i, c in enumerate(cands) if i != best and not overlaps(c, cands[best])]
     rival = float(np.delete(upright[apart, :3], order[0], axis=1).max()) if apart else 0.0
     confidence = float(p[order[0]]) * (1.0 - rival)
-    if confidence >= PAR_REJECT and not steady(cands[best].patch, turns):
-        confidence = min(confidence, UNSTEADY)
+    if confidence > UNSTEADY and not steady(cands[best].patch, turns):
+        confidence = UNSTEADY
     alternatives = tuple((PAR[LABELS[j]], float(p[j])) for j in order[1:] if p[j] > 0.01)
     digit_like = float(p[:3].sum())
     others = tuple((c.centre, float(upright[i, :3].sum())) for i, c in enumerate(cands) if i != best)
-    if confidence < PAR_REJECT:
+    # a rival or an unsteady reading makes the par doubtful (flagged), yet the piece's own reading is still
+    # the best guess to offer; only a piece that is itself no clear digit leaves the par unread
+    if p[order[0]] < PAR_REJECT:
         return DigitRead(None, confidence, cands[best].centre, ((value, confidence),) + alternatives,
                          cands[best].patch, digit_like, others)
     return DigitRead(value, confidence, cands[best].centre, alternatives, cands[best].patch, digit_like, others)
