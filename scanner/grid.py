@@ -33,6 +33,11 @@ from scanner.locate import thin_dark
 MIN_CELLS, MAX_CELLS = 2, 40
 PLAUSIBLE = 0.7  # a line count whose comb scores this share of the best is a candidate
 ASPECT_TOLERANCE = 0.15  # log-ratio steps in which rows / cols may differ from the outline's shape
+LINE_LEVEL = 95  # percentile of line strength in the grid taken as its printed lines' level
+PAPER_LEVEL, PAPER_SPREADS = 75, 8  # ... unless pen strokes make that level far above paper's (its 75th
+# percentile): then a line is this many times paper's
+LINE_PRESENT = 0.5  # share of that level from which a pixel is line
+DRIFT = 0.012  # how far (share of the grid's side) a comb looks for each line around its even position
 WINDOW = 0.15  # how far (share of a square) a line may lie from its evenly spaced position
 
 
@@ -76,6 +81,17 @@ def line_strengths(image: np.ndarray, width: int = 7, run: int = 15) -> tuple[np
     strength = thin_dark(image, width)
     return tuple(cv2.morphologyEx(strength, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, shape))
                  .astype(np.float32) for shape in ((run, 1), (1, run)))
+
+
+def line_share(strength: np.ndarray, region: tuple[slice, slice]) -> np.ndarray:
+    """Line strength capped at the level of the printed lines, as a share of it (0..1): a profile of it
+    measures how much of a row is line, so heavy pen strokes count no more than pale printed lines do.
+    The level is that of the strongest twentieth of ``region``, but no more than ``PAPER_SPREADS`` times
+    the paper's own (a plan covered in heavy ink has a twentieth of pen strokes)."""
+    sample = strength[region][::2, ::2]
+    low, high = np.percentile(sample, (PAPER_LEVEL, LINE_LEVEL))
+    cap = max(1.0, min(float(high), PAPER_SPREADS * max(1.0, float(low))))
+    return np.minimum(strength, cap) / cap
 
 
 def _period(profile: np.ndarray) -> float:
@@ -149,8 +165,10 @@ def _axis(profile: np.ndarray, bounds: tuple[float, float] | None = None) -> _Ax
 
     ``bounds`` is where the outer lines are expected (e.g. the located outline); they are snapped to the
     strongest line nearby. A count's comb of inner line positions should hit lines while its half-way
-    positions miss them, so weak or hidden lines still count, and half the true count scores low (its
-    half-way positions fall on lines) as does double (half its comb falls between lines).
+    positions miss them, so half the true count scores low (its half-way positions fall on lines) as does
+    double (half its comb falls between lines). A count scores the median over its lines of how much more
+    line there is at the line than half-way to its neighbours: a few lines hidden under ink, or a few heavy
+    pen strokes along a half-way position, do not move it.
     """
     if bounds is None:
         first, last = _chain_bounds(profile)
@@ -160,12 +178,16 @@ def _axis(profile: np.ndarray, bounds: tuple[float, float] | None = None) -> _Ax
     smooth = maximum_filter1d(profile, 5)
     scores = {}
     for count in range(MIN_CELLS, MAX_CELLS + 1):
-        if (last - first) / count < 6:
+        pitch = (last - first) / count
+        if pitch < 6:
             break
         pos = np.linspace(first, last, count + 1)
-        mids = 0.5 * (pos[:-1] + pos[1:])
-        hit = smooth[np.round(pos[1:-1]).astype(int)].mean()
-        scores[count] = float((hit - smooth[np.round(mids).astype(int)].mean()) / (smooth.max() + 1e-9))
+        mids = smooth[np.round(0.5 * (pos[:-1] + pos[1:])).astype(int)]
+        # an outline found a little off leaves some perspective in the rectified grid: lines drift off their
+        # even positions by a small share of the grid's side (and not so far as to reach a neighbour)
+        near = maximum_filter1d(profile, 2 * int(max(2, min(DRIFT * (last - first), 0.2 * pitch))) + 1)
+        hits = near[np.round(pos[1:-1]).astype(int)]
+        scores[count] = float(np.median(hits - 0.5 * (mids[:-1] + mids[1:])))
     return _Axis(first, last, scores)
 
 
@@ -200,7 +222,7 @@ def _refine(strength: np.ndarray, lines: np.ndarray, cross: np.ndarray, window: 
     """
     coefs, found, total = [], 0, 0
     h = strength.shape[0]
-    present = (strength > 0.3 * np.percentile(strength, 99.5)).astype(np.float32)
+    present = (strength > LINE_PRESENT).astype(np.float32)
     for y0 in lines:
         xs, ys, ws = [], [], []
         for a, b in zip(cross[:-1], cross[1:], strict=False):
@@ -249,8 +271,11 @@ def find_lattice(image: np.ndarray, outline: tuple[float, float, float, float] |
     ``aspect`` the expected rows / cols (the grid's height / width in the photo: squares are square).
     """
     horiz, vert = line_strengths(image)
-    row_axis = _axis(horiz.mean(axis=1), None if outline is None else (outline[1], outline[3]))
-    col_axis = _axis(vert.mean(axis=0), None if outline is None else (outline[0], outline[2]))
+    h, w = image.shape[:2]
+    x0, y0, x1, y1 = (0, 0, w, h) if outline is None else (int(v) for v in outline)
+    horiz, vert = line_share(horiz, (slice(y0, y1), slice(x0, x1))), line_share(vert, (slice(y0, y1), slice(x0, x1)))
+    row_axis = _axis(horiz[:, x0:x1].mean(axis=1), None if outline is None else (outline[1], outline[3]))
+    col_axis = _axis(vert[y0:y1].mean(axis=0), None if outline is None else (outline[0], outline[2]))
     rows, cols = _choose_counts(row_axis, col_axis, aspect)
     row_lines, col_lines = row_axis.lines(rows), col_axis.lines(cols)
     # Rectification leaves lines within a small share of a square of their even positions.

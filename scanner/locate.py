@@ -1,9 +1,10 @@
 """Stage 2: find a printed grid (a lattice of thin dark lines on paper) in a photo.
 
 Works on a downscaled copy: thin dark lines are picked out with a black-hat filter (wide dark areas such
-as a table cloth or a shadow are not thin, so they drop out), and the grid is the largest connected web
-of such lines. Its outline is reduced to a quadrilateral. Pen strokes drawn inside the grid join the
-web but do not change its outline; the later grid stage refines the corners from the printed lines.
+as a table cloth or a shadow are not thin, so they drop out), and the grid is the connected web of such
+lines that encloses the most cells (``find_grid_quad``). Its outline is reduced to a quadrilateral. Pen
+strokes drawn inside the grid join the web but do not change its outline; the later grid stage refines
+the corners from the printed lines.
 
 Example:
     >>> import numpy as np, cv2
@@ -28,6 +29,13 @@ from scanner.errors import ScanError
 
 WORK_SIDE = 1000  # longer side of the working copy: fast, and grid lines stay 1-3 px wide
 MIN_AREA_FRACTION = 0.02  # a grid smaller than this share of the photo cannot be read anyway
+MIN_LEVEL = 12.0  # faintest line strength (black-hat, 0-255) looked at: paper texture stays below it
+LEVELS = 6  # line strength levels tried, halving from the photo's strongest tenth down to MIN_LEVEL
+CANDIDATES = 8  # largest webs of lines examined at each level
+MIN_CELL_PIXELS = 9  # least area of an enclosed cell at working scale (3 x 3 pixels)
+BACKGROUND = 0.5  # share of the photo from which a web that runs off it is taken for the background
+LATTICE_PAPER = 0.5  # least paper a lattice's cells enclose, per pixel of its lines (a grid: 2-5; stripes,
+# a checked cloth: 0-0.3; a grid under heavy pen: about 1)
 
 
 @dataclass(frozen=True)
@@ -85,20 +93,67 @@ def quad_from_points(points: np.ndarray) -> np.ndarray:
     return order_corners(approx.reshape(4, 2))
 
 
+def enclosed_cells(component: np.ndarray) -> tuple[int, float]:
+    """Paper regions a web of lines (binary mask) encloses, at least ``MIN_CELL_PIXELS`` each: their count
+    and their total area."""
+    contours, hierarchy = cv2.findContours(component, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return 0, 0.0
+    areas = [cv2.contourArea(c) for c, h in zip(contours, hierarchy[0], strict=True) if h[3] >= 0]
+    cells = [a for a in areas if a >= MIN_CELL_PIXELS]
+    return len(cells), float(sum(cells))
+
+
+@dataclass(frozen=True)
+class _Web:
+    """A connected web of thin dark lines at working scale: its pixels and how many cells it encloses."""
+
+    points: np.ndarray  # (N, 2) x, y
+    pixels: int
+    cells: int
+    background: bool  # runs off the photo and spans most of it: a cloth's or a floor's pattern
+
+
+def _webs(strength: np.ndarray, threshold: float) -> list[_Web]:
+    """The largest connected webs of lines stronger than ``threshold`` that enclose paper, as a lattice of
+    thin lines does: its cells hold more paper than its lines hold ink (``LATTICE_PAPER``). Parallel lines
+    (floor boards, stripes) enclose nothing; a cloth's dense checks enclose little."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats((strength > threshold).astype(np.uint8),
+                                                               connectivity=8)
+    webs = []
+    for k in 1 + np.argsort(-stats[1:, cv2.CC_STAT_AREA])[:CANDIDATES]:
+        x, y, w, h, pixels = (int(v) for v in stats[k])
+        component = (labels[y:y + h, x:x + w] == k).astype(np.uint8)
+        cells, paper = enclosed_cells(component)
+        if cells and paper >= LATTICE_PAPER * pixels:
+            ys, xs = np.nonzero(component)
+            height, width = strength.shape
+            edge = x == 0 or y == 0 or x + w == width or y + h == height
+            background = edge and w * h >= BACKGROUND * width * height
+            webs.append(_Web(np.stack([xs + x, ys + y], axis=1).astype(np.float32), pixels, cells, background))
+    return webs
+
+
 def find_grid_quad(image: np.ndarray) -> GridQuad:
-    """Locate the largest printed grid; ScanError if the photo holds none."""
+    """Locate the printed grid: of the webs of thin lines, the one enclosing the most cells (not one that
+    runs off the photo and spans most of it); ScanError if the photo holds none.
+
+    The line strength that makes a web depends on the print and the light, and a busy background (wood
+    grain, a striped or checked cloth) can be stronger than pale grid lines, so the webs are looked for at
+    a few levels, from the strongest tenth of the photo down to faint lines.
+    """
     small, scale = downscale(image)
     strength = thin_dark(small, 7)
-    threshold = max(12.0, float(np.percentile(strength, 90)))
-    mask = (strength > threshold).astype(np.uint8)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    if count < 2:
-        raise ScanError("no printed grid found (the photo shows no thin dark lines)")
-    best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    ys, xs = np.nonzero(labels == best)
-    points = np.stack([xs, ys], axis=1).astype(np.float32)
-    quad = quad_from_points(points)
+    top = float(np.percentile(strength, 90))
+    levels = sorted({max(MIN_LEVEL, top / 2 ** k) for k in range(LEVELS)}, reverse=True)
+    webs = [web for level in levels for web in _webs(strength, level)]
+    if not webs:
+        raise ScanError("no printed grid found (no lattice of thin dark lines in the photo)")
+    # A checked cloth's faint lines join up into a web over the whole photo, with more cells than a plan
+    # that takes up part of it. The first (strongest level) of equals.
+    best = max(webs, key=lambda web: (not web.background, web.cells))
+    quad = quad_from_points(best.points)
     area = abs(cv2.contourArea(quad)) / float(small.shape[0] * small.shape[1])
     if area < MIN_AREA_FRACTION:
         raise ScanError("no printed grid found (no large lattice of lines in the photo)")
-    return GridQuad((quad + 0.5) / scale - 0.5, int(stats[best, cv2.CC_STAT_AREA]), area)
+    return GridQuad((quad + 0.5) / scale - 0.5, best.pixels, area)

@@ -39,6 +39,8 @@ MARGIN = 48
 PAPER_SPREADS = 16  # ink threshold: this many spreads of the paper's texture above its median
 FLAG_BELOW = 0.8  # reads less sure than this are flagged for review
 ORIENT_SURE = 0.9  # below this, the plan's orientation is reported as uncertain
+GRID_SURE = 0.7  # least share of grid line segments the photo confirms for squares to be trusted (a right
+# grid: 0.75-1, most above 0.9)
 PAR_SURE = 0.8  # par digits less sure than this are flagged (a wrong par changes the score)
 EDGE_GAP = 0.003  # a grid outline closer than this share of the photo to its edge is cut off
 LOOK_ALIKE = 0.85  # coarse correlation of two squares' ink worth the exact printed-twin test
@@ -260,6 +262,12 @@ def scan(image: np.ndarray, setup: dict | None = None, debug: Debug | None = Non
     cells: list[list[Any]] = [[None] * up_cols for _ in range(up_rows)]
     reads: list[Read] = []
     warnings: list[str] = []
+    # A lattice whose lines the photo does not bear out (an outline found wrongly, a count mistaken) puts
+    # every square in doubt.
+    grid_doubt = lattice.line_support < GRID_SURE
+    if grid_doubt:
+        warnings.append(f"the grid's lines are poorly confirmed (support {lattice.line_support:.2f}); check the "
+                        "rows, columns and every square")
     for r in range(rows):
         for c in range(cols):
             ur, uc = planmod.upright_index(r, c, rows, cols, turns)
@@ -270,15 +278,16 @@ def scan(image: np.ndarray, setup: dict | None = None, debug: Debug | None = Non
             alts = tuple((planmod.rotate_value(v, turns), p) for v, p in g.alternatives)
             # With the plan's top in doubt, every square may sit elsewhere on the upright plan.
             turned_doubt = orient.confidence < ORIENT_SURE
-            flagged = g.confidence < FLAG_BELOW or value["k"] == "unknown" or turned_doubt
-            note = g.note or ("plan orientation uncertain" if turned_doubt else
+            flagged = g.confidence < FLAG_BELOW or value["k"] == "unknown" or turned_doubt or grid_doubt
+            note = g.note or ("grid lines poorly confirmed" if grid_doubt else
+                              "plan orientation uncertain" if turned_doubt else
                               f"unsure reading: {value['k']}" if flagged else "")
             reads.append(Read(f"cells[{ur}][{uc}]", value, g.confidence, flagged, poly, alts, note))
             if (r, c) in digit_reads:
                 d = digit_reads[r, c]
                 doubt = "par digit unreadable" if d.par is None else f"par digit read as {d.par}, unsure"
                 reads.append(Read(f"cells[{ur}][{uc}].par", d.par, d.confidence,
-                                  d.par is None or d.confidence < PAR_SURE or turned_doubt, poly,
+                                  d.par is None or d.confidence < PAR_SURE or turned_doubt or grid_doubt, poly,
                                   d.alternatives, doubt))
     if orient.confidence < ORIENT_SURE:
         warnings.append(f"orientation of the plan is uncertain (confidence {orient.confidence:.2f}); check that "

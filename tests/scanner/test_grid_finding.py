@@ -1,0 +1,129 @@
+"""Finding a printed grid: on busy backgrounds (floor boards, stripes, a checked cloth), with pale lines under
+heavy pen strokes, with perspective left over, and the trust put in the lattice found."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from scanner.grid import find_lattice
+from scanner.locate import enclosed_cells, find_grid_quad
+
+GRID = (200, 150, 500, 450)  # left, top, right, bottom of a 10 x 10 grid on the test photos
+
+
+def paper_with_grid(photo: np.ndarray, rows: int = 10, cols: int = 10, line: int = 90) -> np.ndarray:
+    """A sheet of paper on ``photo`` with a printed grid of thin lines of grey level ``line``."""
+    x0, y0, x1, y1 = GRID
+    cv2.rectangle(photo, (x0 - 60, y0 - 60), (x1 + 60, y1 + 90), (232, 232, 232), -1)
+    for k in range(rows + 1):
+        y = round(y0 + k * (y1 - y0) / rows)
+        cv2.line(photo, (x0, y), (x1, y), (line, line, line), 1)
+    for k in range(cols + 1):
+        x = round(x0 + k * (x1 - x0) / cols)
+        cv2.line(photo, (x, y0), (x, y1), (line, line, line), 1)
+    return photo
+
+
+def stripes(shape: tuple[int, int], period: int, width: int) -> np.ndarray:
+    """Dark diagonal stripes, stronger than the grid's lines, over the whole photo."""
+    h, w = shape
+    yy, xx = np.mgrid[0:h, 0:w]
+    dark = ((xx + yy) % period) < width
+    photo = np.full((h, w, 3), 200, np.uint8)
+    photo[dark] = 20
+    return photo
+
+
+def checks(shape: tuple[int, int], period: int) -> np.ndarray:
+    """A checked cloth: dark squares where both the row and column bands are dark, half tone where one is."""
+    h, w = shape
+    yy, xx = np.mgrid[0:h, 0:w]
+    band = (((yy // period) % 2) + ((xx // period) % 2)).astype(np.uint8)
+    photo = np.stack([250 - 90 * band] * 3, axis=2).astype(np.uint8)
+    photo[..., 2] = 250  # yellow and white: the dark is in the blue and green channels
+    return photo
+
+
+def corners_close(found: np.ndarray, tolerance: float = 6.0) -> bool:
+    x0, y0, x1, y1 = GRID
+    return bool(np.abs(found - [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]).max() < tolerance)
+
+
+@pytest.mark.parametrize("background", ["boards", "stripes", "checks"])
+def test_grid_is_found_on_a_busy_background(background):
+    shape = (700, 800)
+    photo = {"boards": lambda: stripes(shape, 60, 3), "stripes": lambda: stripes(shape, 12, 6),
+             "checks": lambda: checks(shape, 9)}[background]()
+    found = find_grid_quad(paper_with_grid(photo))
+    assert corners_close(found.corners)
+
+
+def test_parallel_lines_enclose_no_cells_and_a_lattice_encloses_its_squares():
+    board = np.zeros((100, 100), np.uint8)
+    for x in range(5, 100, 20):
+        board[:, x] = 1
+    assert enclosed_cells(board)[0] == 0
+    lattice = np.zeros((101, 101), np.uint8)
+    lattice[::20, :] = 1
+    lattice[:, ::20] = 1
+    cells, area = enclosed_cells(lattice)
+    assert cells == 25 and area == pytest.approx(25 * 20 * 20, rel=0.1)  # traced along the lines
+
+
+def rectified_plan(rows: int, cols: int, pitch: float, line: int, pen: int, seed: int = 3,
+                   taper: float = 1.0) -> np.ndarray:
+    """A rectified grid (48 px margin) of pale lines, with heavy pen strokes across many of its squares;
+    ``taper`` spreads the lines unevenly (the last gap that many times the first), as an outline found a
+    little off leaves them."""
+    h, w = round(rows * pitch) + 96, round(cols * pitch) + 96
+    img = np.full((h, w, 3), 228, np.uint8)
+
+    def spaced(n: int) -> np.ndarray:
+        gaps = np.geomspace(1.0, taper, n)
+        return 48 + np.concatenate([[0.0], np.cumsum(gaps)]) * (n * pitch / gaps.sum())
+
+    ys, xs = spaced(rows), spaced(cols)
+    for y in ys:
+        cv2.line(img, (48, round(y)), (w - 48, round(y)), (line, line, line), 1)
+    for x in xs:
+        cv2.line(img, (round(x), 48), (round(x), h - 48), (line, line, line), 1)
+    rng = np.random.default_rng(seed)
+    for r in range(rows):
+        for c in range(cols):
+            if rng.random() < 0.6:  # water: three heavy wavy strokes along the square
+                for k in (0.3, 0.5, 0.7):
+                    y = ys[r] + k * (ys[r + 1] - ys[r])
+                    pts = np.array([[xs[c] + t * (xs[c + 1] - xs[c]), y + 3 * np.sin(t * 12)]
+                                    for t in np.linspace(0.15, 0.85, 12)], np.int32)
+                    cv2.polylines(img, [pts], False, (pen, pen, pen), 3)
+    return img
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(10, 12), (8, 8), (11, 9)])
+def test_pale_lines_under_heavy_pen_are_counted(rows, cols):
+    pitch = 560 / max(rows, cols)
+    img = rectified_plan(rows, cols, pitch, line=200, pen=30)
+    lattice = find_lattice(img, (48, 48, 48 + cols * pitch, 48 + rows * pitch), rows / cols)
+    assert (lattice.rows, lattice.cols) == (rows, cols)
+    assert lattice.line_support > 0.8
+
+
+def test_lines_spread_unevenly_by_perspective_are_counted():
+    img = rectified_plan(10, 10, 64, line=120, pen=60, taper=1.08)
+    lattice = find_lattice(img, (48, 48, 688, 688), 1.0)
+    assert (lattice.rows, lattice.cols) == (10, 10)
+    assert lattice.line_support > 0.9
+
+
+def test_an_outline_off_the_grid_finds_little_line_support():
+    img = rectified_plan(10, 10, 64, line=120, pen=60)
+    right = find_lattice(img, (48, 48, 688, 688), 1.0)
+    # an outline two and a half squares short on two sides, as a quadrilateral found wrongly leaves it
+    skewed = cv2.warpPerspective(img, cv2.getPerspectiveTransform(
+        np.float32([[48, 48], [688, 48], [688, 688], [48, 688]]),
+        np.float32([[48, 48], [528, 48], [688, 688], [48, 528]])), img.shape[1::-1], borderValue=(228, 228, 228))
+    wrong = find_lattice(skewed, (48, 48, 688, 688), 1.0)
+    assert right.line_support > 0.9
+    assert wrong.line_support < 0.7
