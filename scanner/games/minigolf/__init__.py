@@ -10,7 +10,7 @@ SE (it sits top-left), so the same course gives the same board however the photo
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import cv2
@@ -259,6 +259,24 @@ def doubtful(rd: TileRead) -> bool:
     return rd.margin < DOUBT_MARGIN and not rd.confirmed
 
 
+def second_look(first: TileRead, evened: TileRead) -> TileRead:
+    """Of a doubtful read and the second look at the cell with the shading evened out, the one that matches its
+    reference better; the second, when it tells another scoring meaning, stays doubtful (two looks at the same
+    print that disagree leave a person to judge, however clear the second alone).
+
+    >>> faded, seen = TileRead("pn20", 180, 0.59, 0.25, ()), TileRead("pn20", 180, 0.71, 0.44, ())
+    >>> second_look(faded, seen) == seen
+    True
+    >>> doubtful(second_look(TileRead("gr08", 270, 0.86, 0.0, ()), TileRead("gr01", 270, 0.93, 0.16, ())))
+    True
+    """
+    if evened.score <= first.score:
+        return first
+    if meaning(evened.tile, evened.rotation) == meaning(first.tile, first.rotation):
+        return evened
+    return replace(evened, margin=0.0, confirmed=False)
+
+
 def _turn(rc: tuple[int, int], turns: int) -> tuple[int, int]:
     r, c = rc
     for _ in range(turns):
@@ -278,11 +296,12 @@ def _read_cells(p: Prepared, lattice: Lattice, tokens: list[TokenRead]) -> _Cell
     clean = _inpainted(p.small, hide)
     shift = cell_offsets(lattice, p.masks.art)
 
-    def look(quad: np.ndarray, around: int = SHIFT) -> TileRead:
+    def look(quad: np.ndarray, around: int = SHIFT, even: bool = False) -> TileRead:
         x0, y0 = np.maximum(quad.min(axis=0).astype(int) - around, 0)
         x1, y1 = quad.max(axis=0).astype(int) + around + 1
         covered = hide[y0:y1, x0:x1].any()  # most cells hold no token: no mask to cut
-        return read_tile(cut_cell(clean, quad, around), cut_cell(hide, quad, around) > 127 if covered else None)
+        return read_tile(cut_cell(clean, quad, around), cut_cell(hide, quad, around) > 127 if covered else None,
+                         even)
 
     tiles: dict[tuple[int, int], TileRead] = {}
     entrance = None
@@ -291,12 +310,13 @@ def _read_cells(p: Prepared, lattice: Lattice, tokens: list[TokenRead]) -> _Cell
             dx, dy = shift[r + 1, c + 1]
             quad = lattice.cell_quad(r + dy, c + dx)
             g, a = grass[r + 1, c + 1], art[r + 1, c + 1]
-            read = look(quad) if g >= BARE or a >= 0.5 else None
+            read, around = (look(quad) if g >= BARE or a >= 0.5 else None), SHIFT
             if read is not None and g >= 0.35 and read.score < FLAG_BELOW:  # a weak tile may lie further off
                 wide = look(quad, WIDE_SHIFT)
-                read = wide if wide.score > read.score else read
+                read, around = (wide, WIDE_SHIFT) if wide.score > read.score else (read, around)
             if read is not None and g >= 0.35:  # mostly grass: a tile, even when not recognised
-                tiles[(r, c)] = read
+                # in doubt, a second look with the shading evened out (glare, a hand's shadow)
+                tiles[(r, c)] = second_look(read, look(quad, around, even=True)) if doubtful(read) else read
                 continue
             score, facing = entrance_score(cut_cell(p.small, quad))
             least = TILE_MIN if g >= BARE else FLAG_BELOW

@@ -52,6 +52,10 @@ UNKNOWN_BELOW = 0.6  # best correlation under this: not a tile we know (right re
 # cells of bare table reach 0.53; 680 reads on 16 synthetic photos)
 ENTRANCE_ALPHA = 250  # art alpha from which a pixel counts as on the entrance disc (its rim blends with the table)
 DOUBT_MARGIN = 0.015  # best minus best of another meaning under this: flag (1st percentile of right reads)
+EVEN_OUT = 8.0  # a second look at a doubtful cell sees it and the references with their shading over more than
+# this many pixels (Gaussian sigma, a sixth of a tile) taken out: glare and a hand's shadow fade a tile unevenly,
+# which lowers every correlation with a plain grass tile and can tip look-alikes (on 1940 cells of 44 glare and
+# shadow photos: 7 doubtful or unknown reads made right, none made wrong)
 
 
 @cache
@@ -76,11 +80,29 @@ class References:
     disc: np.ndarray  # (4, ...) float32 1 on the quarter disc, 0 off it (and on its blurred rim)
 
 
-@lru_cache(maxsize=1)
-def references() -> References:
+def evened(img: np.ndarray) -> np.ndarray:
+    """``img`` (float32) with its shading over more than ``EVEN_OUT`` pixels taken out, about a mid grey: what
+    is left is the print's own detail, however unevenly lit.
+
+    >>> ramp = np.tile(np.linspace(50, 200, 48, dtype=np.float32)[None, :, None], (48, 1, 3))
+    >>> float(np.abs(evened(ramp)[:, 16:32] - 128).max()) < 1.0   # a glare's slope is gone (away from the edges)
+    True
+    """
+    return img - cv2.GaussianBlur(img, (0, 0), EVEN_OUT) + 128.0
+
+
+def references(even: bool = False) -> References:
+    """The catalogue's tile and entrance templates; with ``even``, the tiles :func:`evened`."""
+    return _references(even)  # one cache entry however it is called
+
+
+@lru_cache(maxsize=2)
+def _references(even: bool) -> References:
     keys, temps = [], []
     for tile_id in sorted(TILES):
         base = _shrink(tile_image(tile_id, 0, 2.0), SIDE)
+        if even:
+            base = evened(base)
         for rot in ROTATIONS:
             keys.append((tile_id, rot))
             temps.append(np.rot90(base, k=-(rot // 90))[INNER:SIDE - INNER, INNER:SIDE - INNER])
@@ -126,33 +148,33 @@ def _shrunk(x: np.ndarray, k: int) -> np.ndarray:
 
 
 @lru_cache(maxsize=4)
-def _coarse_templates(k: int) -> np.ndarray:
+def _coarse_templates(k: int, even: bool) -> np.ndarray:
     """Tile templates at 1/``k`` resolution, as zero-mean unit rows."""
-    return _unit_rows(_small_templates(k)).astype(np.float32)
+    return _unit_rows(_small_templates(k, even)).astype(np.float32)
 
 
 @lru_cache(maxsize=4)
-def _small_templates(k: int) -> np.ndarray:
+def _small_templates(k: int, even: bool) -> np.ndarray:
     """Tile templates at 1/``k`` resolution, as images."""
-    return np.stack([_shrunk(t, k) for t in references().templates])
+    return np.stack([_shrunk(t, k) for t in references(even).templates])
 
 
-def _scores(patch: np.ndarray, k: int = 2,
-            only: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+def _scores(patch: np.ndarray, k: int = 2, only: np.ndarray | None = None,
+            even: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Best correlation of each template (or of those in ``only``) over all shifts, at 1/``k`` resolution,
     and the shift (full-resolution pixels, template corner in the patch) where it peaks.
 
     Many templates: one product of all windows with all templates; a few: OpenCV's matching (the same
     correlation, per-channel means taken out) saves normalising every window."""
     small = _shrunk(patch.astype(np.float32), k)
-    n = len(only) if only is not None else len(_small_templates(k))
+    n = len(only) if only is not None else len(_small_templates(k, even))
     if n <= MATCH_ONE_BY_ONE:
-        temps = _small_templates(k)
+        temps = _small_templates(k, even)
         maps = [cv2.matchTemplate(small, t, cv2.TM_CCOEFF_NORMED)
                 for t in (temps if only is None else temps[only])]
         peaks = [cv2.minMaxLoc(m)[1::2] for m in maps]  # (best, where)
         return np.array([p[0] for p in peaks], np.float32), np.array([p[1] for p in peaks], np.float32) * k
-    temps = _coarse_templates(k)
+    temps = _coarse_templates(k, even)
     if only is not None:
         temps = temps[only]
     side = (SIDE - 2 * INNER) // k
@@ -183,30 +205,30 @@ def _align(patch: np.ndarray, template: np.ndarray, loc: np.ndarray, seen: np.nd
     return warp
 
 
-@lru_cache(maxsize=1)
-def _unit_templates() -> np.ndarray:
-    return _unit_rows(references().templates)
+@lru_cache(maxsize=2)
+def _unit_templates(even: bool) -> np.ndarray:
+    return _unit_rows(references(even).templates)
 
 
 def _correlate(patch: np.ndarray, warp: np.ndarray, seen: np.ndarray | None, which: np.ndarray,
-               slide: int = 0) -> np.ndarray:
+               slide: int = 0, even: bool = False) -> np.ndarray:
     """Correlation of the patch, warped onto the template frame, with the templates ``which`` (indices),
     over the pixels the photo shows; with ``slide``, the best over shifts of up to that many pixels (a
     plain template leaves the warp loose along its path; not where a token hides pixels)."""
-    h, w = references().templates.shape[1:3]
+    temps = references(even).templates
+    h, w = temps.shape[1:3]
     flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
     if slide and seen is None:
         around = warp.copy()
         around[:, 2] -= slide * (warp[:, 0] + warp[:, 1])  # the frame grown by ``slide`` pixels all round
         wide = cv2.warpAffine(patch, around, (w + 2 * slide, h + 2 * slide), flags=flags,
                               borderMode=cv2.BORDER_REPLICATE)
-        temps = references().templates
         return np.array([float(cv2.matchTemplate(wide, temps[i], cv2.TM_CCOEFF_NORMED).max()) for i in which])
     aligned = cv2.warpAffine(patch, warp, (w, h), flags=flags, borderMode=cv2.BORDER_REPLICATE)
     keep = None if seen is None else cv2.warpAffine(seen, warp, (w, h), flags=flags) > 0
     if keep is None or keep.all() or keep.sum() < 0.3 * keep.size:
-        return _unit_templates()[which] @ _unit_rows(aligned[None]).ravel()
-    b = references().templates[which][:, keep]
+        return _unit_templates(even)[which] @ _unit_rows(aligned[None]).ravel()
+    b = temps[which][:, keep]
     return _unit_rows(b[:, :, None]).reshape(len(b), -1) @ _unit_rows(aligned[keep][None, :, None]).ravel()
 
 
@@ -238,21 +260,24 @@ class _Look:
     fine: np.ndarray
     start: dict[int, np.ndarray]
     warps: dict[int, np.ndarray]
+    even: bool  # patch and references :func:`evened`
 
     def own(self, pos: int) -> np.ndarray:
         ref = self.tried[pos]
         if ref not in self.warps:
-            self.warps[ref] = _align(self.patch, references().templates[ref], self.start[ref], self.seen)
+            self.warps[ref] = _align(self.patch, references(self.even).templates[ref], self.start[ref], self.seen)
         return self.warps[ref]
 
     def rescore(self, pos: int) -> None:
         """The reference at ``pos`` scored under its own alignment (kept if better)."""
-        own = float(_correlate(self.patch, self.own(pos), self.seen, np.array(self.tried[pos:pos + 1]), SLIDE)[0])
+        own = float(_correlate(self.patch, self.own(pos), self.seen, np.array(self.tried[pos:pos + 1]), SLIDE,
+                               self.even)[0])
         self.fine[pos] = max(self.fine[pos], own)
 
 
-def read_tile(patch: np.ndarray, hidden: np.ndarray | None = None) -> TileRead:
-    """The catalogue tile and rotation a cell patch shows; ``hidden`` (bool) marks pixels under a token.
+def read_tile(patch: np.ndarray, hidden: np.ndarray | None = None, even: bool = False) -> TileRead:
+    """The catalogue tile and rotation a cell patch shows; ``hidden`` (bool) marks pixels under a token; with
+    ``even``, the patch and the references are compared :func:`evened`.
 
     A quick look at quarter resolution shortlists ``SHORTLIST`` references, a look at half resolution finds
     the likeliest and its offset; the patch is aligned to it and correlated with the whole shortlist, those
@@ -261,18 +286,18 @@ def read_tile(patch: np.ndarray, hidden: np.ndarray | None = None) -> TileRead:
     not show: the likeliest with the best's pathways (``LOOK_ALIKES`` by each look) are aligned on their own
     (a plain straight aligns loosely along its path, and the figures of the tile shown then miss their places
     in every other template)."""
-    refs = references()
-    patch = patch.astype(np.float32)
+    refs = references(even)
+    patch = evened(patch.astype(np.float32)) if even else patch.astype(np.float32)
     seen = None if hidden is None or not hidden.any() else (~hidden).astype(np.uint8) * 255
-    short = np.argsort(-_scores(patch, k=QUICK)[0])[:SHORTLIST]
-    coarse, where = _scores(patch, only=short[:LOOK_AGAIN])
+    short = np.argsort(-_scores(patch, k=QUICK, even=even)[0])[:SHORTLIST]
+    coarse, where = _scores(patch, only=short[:LOOK_AGAIN], even=even)
     first = int(np.argmax(coarse))
     start = {int(r): where[i] if i < LOOK_AGAIN else where[first] for i, r in enumerate(short)}
     warp = _align(patch, refs.templates[short[first]], where[first], seen)
-    fine = _correlate(patch, warp, seen, short)
+    fine = _correlate(patch, warp, seen, short, even=even)
     near = np.nonzero(fine >= fine.max() - SLIDE_WITHIN)[0]
-    fine[near] = np.maximum(fine[near], _correlate(patch, warp, seen, short[near], SLIDE))
-    look = _Look(patch, seen, [int(r) for r in short], fine, start, {int(short[first]): warp})
+    fine[near] = np.maximum(fine[near], _correlate(patch, warp, seen, short[near], SLIDE, even))
+    look = _Look(patch, seen, [int(r) for r in short], fine, start, {int(short[first]): warp}, even)
     # look-alikes neck and neck at half resolution: each aligned on its own (figures only line up so)
     seen_meanings = {meaning(*refs.keys[short[first]])}
     for i in np.argsort(-coarse):
@@ -283,8 +308,8 @@ def read_tile(patch: np.ndarray, hidden: np.ndarray | None = None) -> TileRead:
     read, best, strict = _decide(look)
     if read.margin < DOUBT_MARGIN or not strict or not _features_shown(look, best):
         alike = _look_alikes(best)
-        half, offsets = _scores(patch, only=alike)
-        quick = _scores(patch, k=QUICK, only=alike)[0]  # each look misses a few that the other ranks high
+        half, offsets = _scores(patch, only=alike, even=even)
+        quick = _scores(patch, k=QUICK, only=alike, even=even)[0]  # each look misses a few that the other ranks high
         for j in dict.fromkeys([*np.argsort(-quick)[:LOOK_ALIKES], *np.argsort(-half)[:LOOK_ALIKES]]):
             ref = int(alike[j])
             if ref not in look.tried:
@@ -310,7 +335,8 @@ def _features_shown(look: _Look, best: int) -> bool:
     rival = max(others, key=lambda i: look.fine[i])
     if look.fine[look.tried.index(best)] - look.fine[rival] < RIVAL_CLOSE:
         return True  # a close rival: its details were compared already
-    return _details(look.patch, best, look.own(look.tried.index(best)), look.tried[rival], look.seen) >= DETAIL_MIN
+    return _details(look.patch, best, look.own(look.tried.index(best)), look.tried[rival], look.seen,
+                    look.even) >= DETAIL_MIN
 
 
 def _decide(look: _Look) -> tuple[TileRead, int, bool]:
@@ -332,7 +358,7 @@ def _decide(look: _Look) -> tuple[TileRead, int, bool]:
     top_ref = look.tried[order[0]]
     close = rivals[:DETAIL_RIVALS]
     warp = look.own(order[0])
-    mine = {i: _details(look.patch, top_ref, warp, look.tried[i], look.seen) for i in close}
+    mine = {i: _details(look.patch, top_ref, warp, look.tried[i], look.seen, look.even) for i in close}
     strict = all(mine[i] >= DETAIL_MIN for i in close)
 
     def beats(i: int) -> bool:
@@ -341,12 +367,12 @@ def _decide(look: _Look) -> tuple[TileRead, int, bool]:
         shaded correlate weakly, yet far better than figures that are not there. Not the other way round:
         blur wipes figures out, so a plainer best proves nothing."""
         rival = look.tried[i]
-        return _busier(top_ref, rival) and \
-            mine[i] - _details(look.patch, rival, look.own(i), top_ref, look.seen) >= DETAIL_GAP
+        return _busier(top_ref, rival, look.even) and \
+            mine[i] - _details(look.patch, rival, look.own(i), top_ref, look.seen, look.even) >= DETAIL_GAP
 
     # the photo shows the best's details where each close rival differs
-    shown = strict or all(mine[i] >= DETAIL_MIN or _nearer(look.patch, top_ref, warp, look.tried[i], look.seen)
-                          or beats(i) for i in close)
+    shown = strict or all(mine[i] >= DETAIL_MIN or _nearer(look.patch, top_ref, warp, look.tried[i], look.seen,
+                                                           look.even) or beats(i) for i in close)
     best = refs.keys[top_ref]
     alts: list[tuple[str, int, float]] = []
     for i in order[1:]:
@@ -357,17 +383,18 @@ def _decide(look: _Look) -> tuple[TileRead, int, bool]:
     other = alts[0][2] if alts else -1.0
     # the best's figures plainly shown where the runner-up has none: confirmed (never the other way round, as
     # for ``beats``: a plain best's grass correlates with faint figures too)
-    confirmed = shown and bool(close) and _busier(top_ref, look.tried[close[0]]) and mine[close[0]] >= DETAIL_SURE
+    confirmed = shown and bool(close) and _busier(top_ref, look.tried[close[0]], look.even) and \
+        mine[close[0]] >= DETAIL_SURE
     # a close rival whose own details the photo matches no worse: as good as a tie
     return (TileRead(best[0], best[1], top, top - other if shown else 0.0, tuple(alts[:3]), confirmed), top_ref,
             strict)
 
 
 def _where_differ(patch: np.ndarray, best: int, best_warp: np.ndarray, rival: int,
-                  seen: np.ndarray | None) -> tuple[np.ndarray, np.ndarray] | None:
+                  seen: np.ndarray | None, even: bool) -> tuple[np.ndarray, np.ndarray] | None:
     """The patch under ``best_warp`` and where references ``best`` and ``rival`` differ (a figure, a tree, a
     flag: what tells look-alikes apart) in what the photo shows; None when too little differs."""
-    temps = references().templates
+    temps = references(even).templates
     h, w = temps.shape[1:3]
     differ = (np.abs(temps[best] - temps[rival]).sum(axis=2) > DETAIL_DIFF).astype(np.uint8)
     differ = cv2.dilate(differ, np.ones((3, 3), np.uint8)) > 0
@@ -379,29 +406,31 @@ def _where_differ(patch: np.ndarray, best: int, best_warp: np.ndarray, rival: in
 
 
 @lru_cache(maxsize=4096)
-def _busier(best: int, rival: int) -> bool:
+def _busier(best: int, rival: int, even: bool = False) -> bool:
     """Whether reference ``best`` varies more than ``rival`` where the two differ (it has the figures there)."""
-    temps = references().templates
+    temps = references(even).templates
     differ = np.abs(temps[best] - temps[rival]).sum(axis=2) > DETAIL_DIFF
     return bool(differ.any()) and float(temps[best][differ].std(axis=0).sum()) > float(temps[rival][differ].std(axis=0).sum())
 
 
-def _details(patch: np.ndarray, best: int, best_warp: np.ndarray, rival: int, seen: np.ndarray | None) -> float:
+def _details(patch: np.ndarray, best: int, best_warp: np.ndarray, rival: int, seen: np.ndarray | None,
+             even: bool = False) -> float:
     """Correlation of the patch, under ``best_warp``, with reference ``best`` where it differs from ``rival``
     (1 when too little differs)."""
-    found = _where_differ(patch, best, best_warp, rival, seen)
+    found = _where_differ(patch, best, best_warp, rival, seen, even)
     if found is None:
         return 1.0  # nothing to tell them apart by here
     aligned, differ = found
-    best_there = references().templates[best][differ]
+    best_there = references(even).templates[best][differ]
     return float((_unit_rows(aligned[differ][None, :, None]) @ _unit_rows(best_there[None, :, None]).T)[0, 0])
 
 
-def _nearer(patch: np.ndarray, best: int, best_warp: np.ndarray, rival: int, seen: np.ndarray | None) -> bool:
+def _nearer(patch: np.ndarray, best: int, best_warp: np.ndarray, rival: int, seen: np.ndarray | None,
+            even: bool = False) -> bool:
     """Whether the patch, under ``best_warp``, is far nearer to reference ``best`` than to ``rival`` where they
     differ (``DETAIL_NEARER``; each image standardised per channel over the whole tile): plain grass where
     the rival has a figure has no pattern to correlate with, yet it is plainly not the figure."""
-    found = _where_differ(patch, best, best_warp, rival, seen)
+    found = _where_differ(patch, best, best_warp, rival, seen, even)
     if found is None:
         return True
     aligned, differ = found
@@ -409,7 +438,7 @@ def _nearer(patch: np.ndarray, best: int, best_warp: np.ndarray, rival: int, see
     def standard(img: np.ndarray) -> np.ndarray:
         return ((img - img.mean(axis=(0, 1))) / np.maximum(img.std(axis=(0, 1)), 1.0))[differ]
 
-    temps = references().templates
+    temps = references(even).templates
     shown = standard(aligned)
     return float(((shown - standard(temps[best])) ** 2).sum()) < \
         DETAIL_NEARER * float(((shown - standard(temps[rival])) ** 2).sum())
@@ -431,9 +460,10 @@ def _disc_templates() -> tuple[np.ndarray, np.ndarray]:
 def warm_up() -> None:
     """Build the tile references and the templates made from them that a scan reads against (a batch does this
     before its workers fork: they share them)."""
-    _unit_templates()
-    for k in (QUICK, 2):
-        _coarse_templates(k)
+    for even in (False, True):
+        _unit_templates(even)
+        for k in (QUICK, 2):
+            _coarse_templates(k, even)
     _disc_templates()
     _alike_groups()
 
