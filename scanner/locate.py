@@ -134,15 +134,16 @@ def _webs(strength: np.ndarray, threshold: float) -> list[_Web]:
     return webs
 
 
-def find_grid_quad(image: np.ndarray) -> GridQuad:
+def find_grid_quad(image: np.ndarray, side: int = WORK_SIDE) -> GridQuad:
     """Locate the printed grid: of the webs of thin lines, the one enclosing the most cells (not one that
     runs off the photo and spans most of it); ScanError if the photo holds none.
 
     The line strength that makes a web depends on the print and the light, and a busy background (wood
     grain, a striped or checked cloth) can be stronger than pale grid lines, so the webs are looked for at
-    a few levels, from the strongest tenth of the photo down to faint lines.
+    a few levels, from the strongest tenth of the photo down to faint lines. ``side`` is the working copy's
+    longer side: a small grid's lines may merge with the sheet's other print at the usual scale.
     """
-    small, scale = downscale(image)
+    small, scale = downscale(image, side)
     strength = thin_dark(small, 7)
     top = float(np.percentile(strength, 90))
     levels = sorted({max(MIN_LEVEL, top / 2 ** k) for k in range(LEVELS)}, reverse=True)

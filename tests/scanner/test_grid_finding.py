@@ -127,3 +127,24 @@ def test_an_outline_off_the_grid_finds_little_line_support():
     wrong = find_lattice(skewed, (48, 48, 688, 688), 1.0)
     assert right.line_support > 0.9
     assert wrong.line_support < 0.7
+
+
+def test_a_poorly_confirmed_grid_is_located_again_at_finer_detail(monkeypatch):
+    from scanner.games import eighteen
+    from scanner.locate import WORK_SIDE, GridQuad
+
+    photo = paper_with_grid(np.full((700, 800, 3), 60, np.uint8), rows=10, cols=10, line=60)
+    x0, y0, x1, y1 = GRID
+    right = np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+    off = right + np.float32([[-75, -75], [0, 0], [0, 0], [0, 0]])  # a corner pulled out to other print
+    sides = []
+
+    def located(image, side=WORK_SIDE):
+        sides.append(side)
+        return GridQuad(off if side == WORK_SIDE else right, 1000, 0.2)
+
+    monkeypatch.setattr(eighteen, "find_grid_quad", located)
+    geo = eighteen.find_geometry(photo)
+    assert sides == [WORK_SIDE, 2 * WORK_SIDE]
+    assert (geo.lattice.rows, geo.lattice.cols) == (10, 10)
+    assert geo.lattice.line_support >= eighteen.GRID_SURE

@@ -26,7 +26,7 @@ from scanner.games.eighteen.features import binarize, measure_all
 from scanner.games.eighteen.parmarks import square_candidates
 from scanner.games.eighteen.squares import kind_probabilities
 from scanner.grid import Lattice, find_lattice
-from scanner.locate import find_grid_quad
+from scanner.locate import WORK_SIDE, GridQuad, find_grid_quad
 from scanner.memo import same_image
 from scanner.rectify import Rectified, rectify
 from scanner.types import Read, ScanResult
@@ -68,9 +68,23 @@ class Geometry:
 
 @same_image
 def find_geometry(image: np.ndarray) -> Geometry:
-    """Grid quadrilateral -> rectified grid -> lattice; rectify again finer when the squares are small.
-    Found once for a photo's likelihood and its scan."""
-    quad = find_grid_quad(image)
+    """Grid quadrilateral -> rectified grid -> lattice, found once for a photo's likelihood and its scan.
+    A lattice whose lines the photo bears out poorly is looked for again with the grid located at twice
+    the detail (a small grid's outline merges with the sheet's other print at the usual scale)."""
+    geo = _geometry(image, find_grid_quad(image))
+    if geo.lattice.line_support < GRID_SURE:
+        try:
+            finer = _geometry(image, find_grid_quad(image, 2 * WORK_SIDE))
+        except ScanError:
+            return geo
+        if finer.lattice.line_support > geo.lattice.line_support:
+            return finer
+    return geo
+
+
+def _geometry(image: np.ndarray, quad: GridQuad) -> Geometry:
+    """Rectified grid and lattice from its located quadrilateral; rectified again finer when the squares
+    are small."""
     h, w = image.shape[:2]
     edge = EDGE_GAP * max(h, w)
     x, y = quad.corners[:, 0], quad.corners[:, 1]
