@@ -80,6 +80,10 @@ LATTICE_LOOK = 0.05
 FLAG_BELOW = 0.85  # tile reading score under this is a weak look (about the 1st percentile of right reads)
 LATTICE_DOUBT = 0.5  # grassy cells recognised as tiles under this share: the lattice is doubtful, the read is
 # flagged; under half of that (or fewer than two) the green area is no course of tiles (another game's green art)
+GUESS_FROM = 0.5  # a cell surely holding a tile (mostly grass) whose best match scores under ``UNKNOWN_BELOW``
+GUESS_MARGIN = 0.15  # yet this well and this far ahead of every other meaning is given as that tile, flagged
+# (glare-washed plain grass tiles: 0.58-0.6, margins 0.19-0.28, all right, on 44 glare and shadow photos; grassy
+# cells beside the course holding no tile: 0.45 at most)
 CLEAR_MARGIN = 0.2  # a weak look still stands when no tile of another meaning comes this close: worn or
 # shaded art lowers every score alike (right weak reads here: margins 0.28-0.53), a doubt between look-alikes
 # leaves them close
@@ -277,6 +281,19 @@ def second_look(first: TileRead, evened: TileRead) -> TileRead:
     return replace(evened, margin=0.0, confirmed=False)
 
 
+def recognised_read(rd: TileRead) -> bool:
+    """Whether a tile read goes on the board as its tile (rather than unknown): it matches its reference well
+    enough, or it lies on a surely tiled cell and no other meaning comes near (``GUESS_FROM``, ``GUESS_MARGIN``;
+    :func:`doubtful` still has a person check it).
+
+    >>> recognised_read(TileRead("pn22", 90, 0.59, 0.19, ())), doubtful(TileRead("pn22", 90, 0.59, 0.19, ()))
+    (True, True)
+    >>> recognised_read(TileRead("gs01", 0, 0.59, 0.05, ())), recognised_read(TileRead("st14", 0, 0.45, 0.3, ()))
+    (False, False)
+    """
+    return rd.score >= UNKNOWN_BELOW or (rd.score >= GUESS_FROM and rd.margin >= GUESS_MARGIN)
+
+
 def _turn(rc: tuple[int, int], turns: int) -> tuple[int, int]:
     r, c = rc
     for _ in range(turns):
@@ -336,8 +353,24 @@ def entrance_doubt(cell: tuple[int, int], tiles: Collection[tuple[int, int]]) ->
     >>> entrance_doubt((1, 1), {(0, 1), (1, 0), (1, 2)})
     'entrance read in a gap inside the course: check it'
     """
-    walled = sum((cell[0] + dr, cell[1] + dc) in tiles for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)))
-    return "entrance read in a gap inside the course: check it" if walled >= 3 else ""
+    return "entrance read in a gap inside the course: check it" if _beside(cell, tiles) >= 3 else ""
+
+
+def _beside(cell: tuple[int, int], tiles: Collection[tuple[int, int]]) -> int:
+    """How many of the cell's four neighbours hold tiles."""
+    return sum((cell[0] + dr, cell[1] + dc) in tiles for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)))
+
+
+def strays(tiles: dict[tuple[int, int], TileRead]) -> set[tuple[int, int]]:
+    """Grassy cells at the course's edge (one tile beside them at most) that match no tile even weakly (under
+    ``GUESS_FROM``): green things beside the course (a pen, a box, a card) rather than tiles. A tile there would
+    be unknown anyway; left off the board, they are still shown to a person.
+
+    >>> sure, pen = TileRead("st01", 0, 0.95, 0.3, ()), TileRead("st14", 0, 0.45, 0.01, ())
+    >>> sorted(strays({(0, 0): sure, (0, 1): sure, (1, 0): sure, (0, 2): pen, (1, 1): pen}))  # (1, 1): a notch
+    [(0, 2)]
+    """
+    return {rc for rc, rd in tiles.items() if rd.score < GUESS_FROM and _beside(rc, tiles) <= 1}
 
 
 def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | None = None) -> ScanResult:
@@ -360,17 +393,19 @@ def _scan(image: np.ndarray, setup: dict[str, Any] | None, debug: Debug | None) 
     if known < 2 or recognised < LATTICE_DOUBT / 2:  # green art of another game is no course of tiles
         raise ScanError("no Minigolf Designer course found (the green area shows no catalogue tiles)")
     warnings: list[str] = []
+    stray = strays(cells.tiles)
+    tiles_read = {rc: rd for rc, rd in cells.tiles.items() if rc not in stray}
     if cells.entrance is None:
         corners = [(-1, -1), (-1, cols), (rows, cols), (rows, -1)]
-        ent_cell, facing = next(((rc, f) for rc, f in zip(corners, FACINGS, strict=True) if rc not in cells.tiles))
+        ent_cell, facing = next(((rc, f) for rc, f in zip(corners, FACINGS, strict=True) if rc not in tiles_read))
         ent_score = 0.0
         warnings.append("entrance quarter disc not found; the course is read as photographed")
     else:
         ent_cell, facing, ent_score = cells.entrance
-    ent_doubt = "entrance not found" if cells.entrance is None else entrance_doubt(ent_cell, cells.tiles)
+    ent_doubt = "entrance not found" if cells.entrance is None else entrance_doubt(ent_cell, tiles_read)
     turns = (4 - FACINGS.index(facing)) % 4  # quarter turns clockwise that make the entrance face SE
 
-    placed = {(_turn(rc, turns)): (rc, rd) for rc, rd in cells.tiles.items()}
+    placed = {(_turn(rc, turns)): (rc, rd) for rc, rd in tiles_read.items()}
     er, ec = _turn(ent_cell, turns)
     tok_cells = [(_turn((int(np.floor(t.centre[1])), int(np.floor(t.centre[0]))), turns), t) for t in tokens]
     every = list(placed) + [(er, ec)] + [rc for rc, _ in tok_cells]
@@ -382,7 +417,7 @@ def _scan(image: np.ndarray, setup: dict[str, Any] | None, debug: Debug | None) 
     reads: list[Read] = []
     tiles = []
     for i, (rc, (cell, rd)) in enumerate(sorted(placed.items())):
-        unknown = rd.score < UNKNOWN_BELOW
+        unknown = not recognised_read(rd)
         rot = (rd.rotation + 90 * turns) % 360
         value = {"tile": UNKNOWN if unknown else rd.tile, "rotation": 0 if unknown else rot}
         tiles.append({"row": rc[0] - r0, "col": rc[1] - c0, **value})
@@ -394,6 +429,9 @@ def _scan(image: np.ndarray, setup: dict[str, Any] | None, debug: Debug | None) 
                           tuple((f"{a}@{(b + 90 * turns) % 360}", s) for a, b, s in rd.alternatives), note))
     reads.append(Read("entrance", {"row": er - r0, "col": ec - c0, "facing": "SE"}, ent_score,
                       bool(ent_doubt), shown.cell_quad(*ent_cell), note=ent_doubt))
+    reads.extend(Read("course", None, cells.tiles[rc].score, True, shown.cell_quad(*rc),
+                      note="green beside the course matches no tile and is left out: check for a tile there")
+                 for rc in sorted(stray))
     token_list = []
     for j, (rc, t) in enumerate(sorted(tok_cells, key=lambda x: x[1].number)):
         token_list.append({"number": t.number, "row": rc[0] - r0, "col": rc[1] - c0})
@@ -450,7 +488,8 @@ def draw_overlay(image: np.ndarray, reads: list[Read], lattice: Lattice) -> np.n
         if tile:
             label = f"{rd.value['tile']} {rd.value['rotation']}"
         else:
-            label = {"entrance": "entrance", "grid": "lattice doubtful"}.get(rd.where, f"#{rd.value}")
+            label = {"entrance": "entrance", "grid": "lattice doubtful", "course": "no tile?"}.get(rd.where,
+                                                                                                 f"#{rd.value}")
         x, y = poly[0] + (40 * scale, -10 * scale) if rd.where == "grid" else poly.mean(axis=0)  # beside the tiles
         cv2.putText(out, label, (int(x - 40 * scale), int(y)), cv2.FONT_HERSHEY_SIMPLEX, 0.7 * scale, (0, 0, 0),
                     thick * 3, cv2.LINE_AA)
