@@ -44,10 +44,10 @@ MIN_TALL, MAX_TALL, MAX_WIDE = 0.1, 0.5, 0.45  # a candidate's size, shares of t
 MIN_AREA = 0.004  # least ink of a candidate, share of the square
 MAX_CANDIDATES = 12  # the largest ones are read (each costs four readings): a shaded square breaks into many pieces
 INNER = 0.1  # the printed border's band, share of the side
-LEVELS = (0.5, 0.65, 0.95)  # shares of the typical stroke strength that count as ink: the square is cut
-# at each and the pieces of all are read. A thin or faint digit is whole only at the lowest; a blurred photo
-# spreads a small digit into a blob (or into the ring round it, the stub beside it) that only the highest
-# keeps apart.
+LEVELS = (0.5, 0.65, 0.95, 1.25)  # shares of the typical stroke strength that count as ink: the square is
+# cut at each and the pieces of all are read. A thin or faint digit is whole only at the lowest; a blurred
+# photo or a broad pen runs a small digit into a blob (or into the ring round it, the stub beside it) that
+# only the highest, the strokes' dark cores, keeps apart.
 RING_HOLE = 0.015  # least enclosed paper of a ring drawn round a digit, share of the square
 
 
