@@ -234,29 +234,11 @@ def _refine(strength: np.ndarray, lines: np.ndarray, cross: np.ndarray, window: 
             if seg[k] < 0.5 or k in (0, len(seg) - 1):
                 continue
             xs.append(0.5 * (a + b))
-            ys.append(lo + band_centre(seg, k))
+            ys.append(lo + subpixel_peak(seg, k))
             ws.append(float(seg[k]))
             found += 1
         coefs.append(_robust_fit(np.array(xs), np.array(ys), np.array(ws), y0, (cross[0], cross[-1]), window))
     return np.array(coefs), found / max(total, 1)
-
-
-def band_centre(values: np.ndarray, k: int) -> float:
-    """Centre of the band of high values around the maximum at ``k`` (at least half of it), weighted: a
-    line several pixels wide is level along its width, where the maximum alone lies at its near edge.
-
-    Example:
-        >>> band_centre(np.array([0.0, 0.2, 1.0, 1.0, 1.0, 0.2, 0.0]), 2)
-        3.0
-    """
-    high = values >= 0.5 * values[k]
-    lo, hi = k, k
-    while lo > 0 and high[lo - 1]:
-        lo -= 1
-    while hi < len(values) - 1 and high[hi + 1]:
-        hi += 1
-    weights = values[lo:hi + 1]
-    return float(np.dot(np.arange(lo, hi + 1), weights) / weights.sum())
 
 
 def _robust_fit(xs: np.ndarray, ys: np.ndarray, ws: np.ndarray, fallback: float,
