@@ -72,6 +72,17 @@ def test_ring_round_a_digit_gives_the_digit_inside():
     assert LABELS[int(np.argmax(read_digit(inside.patch)))] == "4"
 
 
+def test_digit_blurred_into_its_ring_is_read_at_the_strokes_dark_cores():
+    img = _sheet()
+    cv2.line(img, (60, 60), (180, 180), (140, 40, 20), 3)
+    cv2.circle(img, (152, 99), 14, (170, 90, 60), 5)  # a ring drawn lighter, close round the digit
+    cv2.putText(img, "3", (140, 112), cv2.FONT_HERSHEY_SIMPLEX, 0.9, (120, 20, 10), 4, cv2.LINE_AA)
+    img = cv2.GaussianBlur(img, (0, 0), 2.5)  # ring and digit run together at the lower ink levels
+    cands = square_candidates(img, QUAD, 0.3)
+    best = max((read_digit(c.patch) for c in cands), key=lambda p: p[:3].max())
+    assert LABELS[int(np.argmax(best))] == "3"
+
+
 def _digit(text: str) -> np.ndarray:
     """A clean binary crop of a written digit."""
     img = np.zeros((40, 32), np.uint8)

@@ -262,11 +262,12 @@ def square_candidates(image: np.ndarray, quad: np.ndarray, threshold: float, sid
     own frame (0..1, x right, y down), patches binary at ``side`` pixels a square."""
     ink = square_ink(image, quad, side)
     pad = (ink.shape[0] - side) // 2
-    cuts = ink_levels(ink, threshold, side, levels)
+    cuts = list(dict.fromkeys(ink_levels(ink, threshold, side, levels)))  # faint pens: several at the plan's
+    plain = [without_lines((ink > level).astype(np.uint8), side) for level in cuts]
     # the diagonal is found once, where it is boldest: at the lowest level
-    diagonal = diagonal_stroke(without_lines((ink > cuts[0]).astype(np.uint8), side), side, pad)
+    path, width = diagonal_stroke(plain[0], side, pad)
     out: list[Candidate] = []
-    for level in cuts:
-        out += [c for c in pieces_to_candidates(clean_square(ink, level, side, diagonal), side, pad)
+    for b in plain:
+        out += [c for c in pieces_to_candidates(erase_path(b, path, width), side, pad)
                 if not any(_same(c, o) for o in out)]
     return out
