@@ -69,10 +69,11 @@ class Geometry:
 @same_image
 def find_geometry(image: np.ndarray) -> Geometry:
     """Grid quadrilateral -> rectified grid -> lattice, found once for a photo's likelihood and its scan.
-    A lattice whose lines the photo bears out poorly is looked for again with the grid located at twice
-    the detail (a small grid's outline merges with the sheet's other print at the usual scale)."""
+    A lattice on paper whose lines the photo bears out poorly is looked for again with the grid located at
+    twice the detail (a small grid's outline merges with the sheet's other print at the usual scale)."""
     geo = _geometry(image, find_grid_quad(image))
-    if geo.lattice.line_support < GRID_SURE:
+    # only for a grid on paper: other games' tiles and cards confirm grid lines poorly too
+    if geo.lattice.line_support < GRID_SURE and paper_share(geo) >= PAPER_PLAN:
         try:
             finer = _geometry(image, find_grid_quad(image, 2 * WORK_SIDE))
         except ScanError:
