@@ -80,6 +80,8 @@ LATTICE_LOOK = 0.05
 FLAG_BELOW = 0.85  # tile reading score under this is a weak look (about the 1st percentile of right reads)
 LATTICE_DOUBT = 0.5  # grassy cells recognised as tiles under this share: the lattice is doubtful, the read is
 # flagged; under half of that (or fewer than two) the green area is no course of tiles (another game's green art)
+EVEN_BELOW = 0.92  # a doubtful read scoring this well is no faded tile (a near tie with a look-alike whose figures
+# are small): no second look with the shading evened out (reads it made right: 0.86 and less)
 GUESS_FROM = 0.5  # a cell surely holding a tile (mostly grass) whose best match scores under ``UNKNOWN_BELOW``
 GUESS_MARGIN = 0.15  # yet this well and this far ahead of every other meaning is given as that tile, flagged
 # (glare-washed plain grass tiles: 0.58-0.6, margins 0.19-0.28, all right, on 44 glare and shadow photos; grassy
@@ -333,7 +335,8 @@ def _read_cells(p: Prepared, lattice: Lattice, tokens: list[TokenRead]) -> _Cell
                 read, around = (wide, WIDE_SHIFT) if wide.score > read.score else (read, around)
             if read is not None and g >= 0.35:  # mostly grass: a tile, even when not recognised
                 # in doubt, a second look with the shading evened out (glare, a hand's shadow)
-                tiles[(r, c)] = second_look(read, look(quad, around, even=True)) if doubtful(read) else read
+                faded = doubtful(read) and read.score < EVEN_BELOW
+                tiles[(r, c)] = second_look(read, look(quad, around, even=True)) if faded else read
                 continue
             score, facing = entrance_score(cut_cell(p.small, quad))
             least = TILE_MIN if g >= BARE else FLAG_BELOW
