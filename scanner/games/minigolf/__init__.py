@@ -67,6 +67,10 @@ TILE_MIN = 0.6  # a cell with little grass holds a tile when it matches one at l
 BARE = 0.1  # a cell with less grass than this in its middle shows table (every tile's middle has more: 0.11
 # and up, 110 phone photos) unless it matches a tile as well as ``FLAG_BELOW``: a red cloth seen through a gap
 # matches a pathway weakly
+WASHED_LOOK = 0.75  # a cell of the lattice whose colours show no tile is read all the same when it looks this much
+# like one at a quick look: glare can wash a tile's green out of the grass mask (such a tile: 0.97; bare cells
+# inside the lattice: 0.48 at most, 19 on 9 phone photos); it is then a tile only when it matches one as well as
+# ``FLAG_BELOW``
 ENTRANCE_MIN = 0.7  # correlation with the entrance disc that a cell needs to be the entrance (entrances:
 # 0.88-0.99, gaps and the table beside the course 0.58 at most, on 68 phone photos)
 TOKEN_DOUBT = 0.06  # token reading margin under this is flagged
@@ -329,7 +333,9 @@ def _read_cells(p: Prepared, lattice: Lattice, tokens: list[TokenRead]) -> _Cell
             dx, dy = shift[r + 1, c + 1]
             quad = lattice.cell_quad(r + dy, c + dx)
             g, a = grass[r + 1, c + 1], art[r + 1, c + 1]
-            read, around = (look(quad) if g >= BARE or a >= 0.5 else None), SHIFT
+            inside = 0 <= r < lattice.rows and 0 <= c < lattice.cols
+            seen = g >= BARE or a >= 0.5 or (inside and coarse_score(cut_cell(clean, quad)) >= WASHED_LOOK)
+            read, around = (look(quad) if seen else None), SHIFT
             if read is not None and g >= 0.35 and read.score < FLAG_BELOW:  # a weak tile may lie further off
                 wide = look(quad, WIDE_SHIFT)
                 read, around = (wide, WIDE_SHIFT) if wide.score > read.score else (read, around)
