@@ -99,9 +99,18 @@ def _reading(*rows: tuple[float, float, float, float]) -> np.ndarray:
 
 
 def test_one_clear_piece_gives_the_par():
-    cands = [Candidate(_digit("4"), (0.3, 0.7), (30, 80)), Candidate(np.ones((9, 9), np.uint8), (0.7, 0.2), (80, 20))]
-    read = read_par(cands, _reading((0.02, 0.95, 0.01, 0.02), (0.0, 0.02, 0.0, 0.98)), 0)
+    four = _digit("4")
+    cands = [Candidate(four, (0.3, 0.7), (30, 80)), Candidate(np.ones((9, 9), np.uint8), (0.7, 0.2), (80, 20)),
+             Candidate(np.pad(four, 1), (0.3, 0.7), (29, 79))]  # the same mark cut at another ink level
+    read = read_par(cands, _reading((0.02, 0.95, 0.01, 0.02), (0.0, 0.02, 0.0, 0.98), (0.05, 0.9, 0.03, 0.02)), 0)
     assert read.par == 4 and read.confidence > 0.9 and read.centre == (0.3, 0.7)
+
+
+def test_a_par_only_one_cut_of_the_mark_gives_is_flagged():
+    four = _digit("4")
+    cands = [Candidate(four, (0.3, 0.7), (30, 80)), Candidate(np.pad(four, 1), (0.3, 0.7), (29, 79))]
+    read = read_par(cands, _reading((0.02, 0.95, 0.01, 0.02), (0.05, 0.1, 0.05, 0.8)), 0)
+    assert read.par == 4 and read.confidence <= UNSTEADY  # the other level's cut is no digit: a guess
 
 
 def test_two_pieces_read_as_different_pars_offer_the_clearer_flagged():

@@ -31,6 +31,7 @@ OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
 STEP = {"N": (-1, 0), "E": (0, 1), "S": (1, 0), "W": (0, -1)}
 PAR_REJECT = 0.5  # a piece read as a par digit with less probability than this leaves the par unreadable
 UNSTEADY = 0.6  # confidence (flagged, still offered) of a par whose reading flips with a pixel of ink
+AGREE = 2  # least excess of a mark's cuts reading its par over those reading another, for a sure par
 NEIGHBOUR = 1.0  # weight of a neighbouring fairway that ends on an edge, against the strokes seen in the square
 STUB_FLOOR = 0.3  # stub ink (side units) added to a triangle's total: faint strokes on both edges decide little
 FLOOR = 0.1  # a vote's probability floor: one square moves the choice by at most log(1 / FLOOR)
@@ -106,6 +107,11 @@ def read_par(cands: list[Candidate], probs: np.ndarray, turns: int) -> DigitRead
     apart = [i for i, c in enumerate(cands) if i != best and not overlaps(c, cands[best])]
     rival = float(np.delete(upright[apart, :3], order[0], axis=1).max()) if apart else 0.0
     confidence = float(p[order[0]]) * (1.0 - rival)
+    # the same mark cut at the other ink levels reads the same: a reading that only one cut gives, or that
+    # about as many cuts give another par, is a guess (a line junction passing for a 4 at one level)
+    reads = upright[[i for i, c in enumerate(cands) if overlaps(c, cands[best])]].argmax(axis=1)
+    if int((reads == order[0]).sum()) < int(((reads != order[0]) & (reads < 3)).sum()) + AGREE:
+        confidence = min(confidence, UNSTEADY)
     if confidence > UNSTEADY and not steady(cands[best].patch, turns):
         confidence = UNSTEADY
     alternatives = tuple((PAR[LABELS[j]], float(p[j])) for j in order[1:] if p[j] > 0.01)
