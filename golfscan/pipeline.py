@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -42,13 +43,14 @@ DETECT_ORDER = ("minigolf-designer", "18-holes", "gnoming-a-round", "the-front-n
 SURE_LIKELIHOOD = 0.8
 
 
-def detect_game(image: np.ndarray) -> str:
-    """The game whose plugin finds the photo most likely its own; ScanError when none does.
+def detect_game(image: np.ndarray, exclude: Collection[str] = (), least: float = MIN_LIKELIHOOD) -> str:
+    """The game whose plugin finds the photo most likely its own (at least ``least``, and not in ``exclude``);
+    ScanError when none does.
 
     The search stops at the first game that is sure (``SURE_LIKELIHOOD``), trying the cheapest first.
     """
     best, best_score = "", 0.0
-    for game in sorted(PLUGINS, key=_detect_rank):
+    for game in sorted(set(PLUGINS) - set(exclude), key=_detect_rank):
         try:
             score = plugin(game).likelihood(image)
         except ScanError:  # plugin not available, or the photo shows nothing of its game
@@ -57,7 +59,7 @@ def detect_game(image: np.ndarray) -> str:
             best, best_score = game, score
         if score >= SURE_LIKELIHOOD:
             break
-    if best_score < MIN_LIKELIHOOD:
+    if best_score < least:
         raise ScanError("no known game recognised in the photo (try --game)")
     return best
 
@@ -114,8 +116,35 @@ def scan_photo(
     debug: Debug | None = None,
 ) -> PhotoScore:
     """Scan one photo and score the board read from it. Raises ScanError for unreadable photos."""
+    _, scan = read_photo(path, game, setup, debug)
+    return score_scan(path, scan, setup)
+
+
+def read_photo(
+    path: str | Path, game: str | None = None, setup: dict[str, Any] | None = None, debug: Debug | None = None
+) -> tuple[LoadedPhoto, ScanResult]:
+    """The photo (at its game's working size) and the board its game's scanner reads from it.
+
+    Without a game, the detected game's scanner reads it; when that scanner finds no board of its game, another
+    game the photo is sure to show (``SURE_LIKELIHOOD``) is read instead: a quick look can take a green table
+    beside cards for a course, where a scanner's full look is not fooled. With no such game the first
+    scanner's reason stands.
+    """
+    detected = game is None
     game, photo = load_and_detect(path, game)
-    return score_scan(path, read_board(photo, game, setup, debug), setup)
+    refused: list[str] = []
+    while True:
+        try:
+            return photo, read_board(photo, game, setup, debug)
+        except ScanError as err:
+            refused.append(game)
+            if not detected:
+                raise
+            try:
+                game = detect_game(photo.image, exclude=refused, least=SURE_LIKELIHOOD)
+            except ScanError:
+                raise err from None
+            photo = at_work_size(path, photo, game)
 
 
 def work_pixels(game: str) -> int:
@@ -150,10 +179,15 @@ def load_and_detect(path: str | Path, game: str | None = None) -> tuple[str, Loa
         return game, load_for_game(path, game)
     photo = load_photo(path, max_pixels=detect_pixels())
     game = detect_game(photo.image)
+    return game, at_work_size(path, photo, game)
+
+
+def at_work_size(path: str | Path, photo: LoadedPhoto, game: str) -> LoadedPhoto:
+    """``photo`` at the size ``game``'s scanner works at: shrunk, or decoded again when it needs more detail."""
     wanted = work_pixels(game)
-    if wanted > detect_pixels() and photo.scale < 1.0:
-        return game, load_for_game(path, game)
-    return game, shrink(photo, wanted)
+    if wanted > photo.image.shape[0] * photo.image.shape[1] and photo.scale < 1.0:
+        return load_for_game(path, game)
+    return shrink(photo, wanted)
 
 
 def shrink(photo: LoadedPhoto, max_pixels: int) -> LoadedPhoto:
@@ -183,7 +217,7 @@ def shrink(photo: LoadedPhoto, max_pixels: int) -> LoadedPhoto:
 def read_board(
     photo: LoadedPhoto, game: str, setup: dict[str, Any] | None = None, debug: Debug | None = None
 ) -> ScanResult:
-    """The game plugin's own reading of a photo loaded for it (``load_and_detect``)."""
+    """The game plugin's own reading of a photo loaded for it (``load_and_detect``, ``at_work_size``)."""
     return plugin(game).scan(photo.image, setup=setup, debug=debug)
 
 

@@ -19,7 +19,7 @@ import numpy as np
 from golfscan import corrections
 from golfscan.batch import OUT_NAME, Job, discover, run_batch, summary_text
 from golfscan.choices import check_value, choices, label
-from golfscan.pipeline import PhotoScore, load_and_detect, read_board, score_scan
+from golfscan.pipeline import PhotoScore, read_photo, score_scan
 from rules import registry
 from scanner.debug import fit
 from scanner.errors import ScanError
@@ -101,8 +101,7 @@ class ReviewSession:
             if rel not in self._opened:
                 job = self.job(rel)
                 try:
-                    game, photo = load_and_detect(job.photo, job.game)
-                    raw = read_board(photo, game, job.setup)
+                    photo, raw = read_photo(job.photo, job.game, job.setup)
                     self._opened[rel] = Opened(job, photo, raw, score_scan(job.photo, raw, job.setup))
                 except ScanError as err:
                     raise ReviewError(str(err)) from None

@@ -13,8 +13,10 @@ from golfscan import pipeline
 from scanner.errors import ScanError
 
 
-def fake_plugins(monkeypatch, likelihoods: dict[str, float | Exception], work: dict[str, int] | None = None):
-    """Stand-in plugins whose likelihood is fixed; returns the games asked, in order."""
+def fake_plugins(monkeypatch, likelihoods: dict[str, float | Exception], work: dict[str, int] | None = None,
+                 refuse: set[str] | None = None):
+    """Stand-in plugins whose likelihood is fixed and whose scan reads their own name (or, for the games in
+    ``refuse``, finds no board); returns the games asked, in order."""
     asked: list[str] = []
     plugins = {}
     for game, value in likelihoods.items():
@@ -26,7 +28,13 @@ def fake_plugins(monkeypatch, likelihoods: dict[str, float | Exception], work: d
                 raise value
             return value
 
+        def scan(image, setup=None, debug=None, game=game):
+            if game in (refuse or ()):
+                raise ScanError(f"no {game} board found")
+            return game  # stands for the scanner's reading
+
         module.likelihood = likelihood
+        module.scan = scan
         if work and game in work:
             module.WORK_PIXELS = work[game]
         monkeypatch.setitem(sys.modules, module.__name__, module)
@@ -101,3 +109,27 @@ def test_a_game_needing_more_pixels_gets_the_photo_decoded_again_at_its_size(mon
     assert (game, decoded) == ("minigolf-designer", [60_000, 200_000])
     given, direct = pipeline.load_and_detect(photo, "minigolf-designer")
     assert direct.image.shape == loaded.image.shape == (365, 548, 3)  # as when the game is given
+
+
+def test_when_the_detected_game_finds_no_board_a_game_the_photo_surely_shows_is_read(monkeypatch, tmp_path):
+    photo = grey_photo(tmp_path)
+    fake_plugins(monkeypatch, {"minigolf-designer": 0.81, "gnoming-a-round": 1.0}, refuse={"minigolf-designer"})
+    loaded, scan = pipeline.read_photo(photo)
+    assert scan == "gnoming-a-round"
+    assert loaded.image.shape == (400, 600, 3)
+
+
+def test_without_another_sure_game_the_first_scanners_reason_stands(monkeypatch, tmp_path):
+    photo = grey_photo(tmp_path)
+    fake_plugins(monkeypatch, {"minigolf-designer": 0.9, "gnoming-a-round": 0.7}, refuse={"minigolf-designer"})
+    with pytest.raises(ScanError, match="no minigolf-designer board found"):
+        pipeline.read_photo(photo)
+
+
+def test_a_game_given_is_never_swapped_for_another(monkeypatch, tmp_path):
+    photo = grey_photo(tmp_path)
+    asked = fake_plugins(monkeypatch, {"minigolf-designer": 0.9, "gnoming-a-round": 1.0},
+                         refuse={"minigolf-designer"})
+    with pytest.raises(ScanError, match="no minigolf-designer board found"):
+        pipeline.read_photo(photo, "minigolf-designer")
+    assert asked == []
