@@ -99,6 +99,16 @@ def test_the_course_outline_is_found_with_a_side_frayed_by_glare():
     assert inside.sum() < 1.05 * hull  # and no more
 
 
+def test_the_course_outline_is_found_on_a_steeply_seen_course():
+    # seen steeply and turned, a course's far side is much shorter and its long sides converge by 29 degrees
+    region = np.zeros((540, 640), np.uint8)
+    corners = np.array([[220, 20], [410, 20], [540, 500], [100, 500]], np.float64)
+    cv2.fillPoly(region, [corners.astype(np.int32)], 1)
+    with pytest.raises(ScanError):
+        boundary_lines(region.astype(bool))  # the lines of a nearly square view do not reach the other side
+    assert np.abs(boundary_quad(region.astype(bool)) - corners).max() < 2
+
+
 def test_a_brown_table_is_no_green_table():
     img, _ = _course_on((40, 70, 120))
     assert green_table(balance(img, white_gains(img))) is None

@@ -220,23 +220,38 @@ def _inpainted(img: np.ndarray, hide: np.ndarray) -> np.ndarray:
 def _best_lattice(p: Prepared, quad: np.ndarray, options: list[tuple[int, int]]) -> tuple[Lattice, float]:
     """Of the likely tile counts, the lattice whose grassy cells look most like catalogue tiles (a count off
     by a factor cuts cells across tiles, and nothing matches them well), or the first that looks like tiles
-    at ``GOOD_LATTICE``; with how well its cells match tiles."""
+    at ``GOOD_LATTICE``; with how well its cells match tiles. When none looks that good, the counts one off the
+    best are tried in turn while they do better: the gaps of a steeply seen course's far side blur away, and
+    its count may be missing from the likely ones."""
     options = [o for o in options if o[0] * o[1] <= MAX_CELLS]
     if not options:
         raise ScanError("no Minigolf Designer course found (the green area has no tile lattice)")
-    best, best_score = None, -2.0
-    for rows, cols in options:
-        lattice = lattice_from_quad(quad, rows, cols)
-        grass, _ = _cover(p, lattice)
-        cells = [(r - 1, c - 1) for r, c in zip(*np.nonzero(grass >= 0.35), strict=True)]
-        sample = cells[:: max(1, len(cells) // SAMPLE_CELLS)]
-        score = float(np.mean([coarse_score(cut_cell(p.small, lattice.cell_quad(*rc))) for rc in sample])) \
-            if sample else -1.0
-        if score > best_score:
-            best, best_score = lattice, score
-        if score >= GOOD_LATTICE:  # the likeliest counts come first: cells this like tiles settle it
+    scores: dict[tuple[int, int], tuple[Lattice, float]] = {}
+
+    def tried(rows: int, cols: int) -> tuple[Lattice, float]:
+        if (rows, cols) not in scores:
+            lattice = lattice_from_quad(quad, rows, cols)
+            grass, _ = _cover(p, lattice)
+            cells = [(r - 1, c - 1) for r, c in zip(*np.nonzero(grass >= 0.35), strict=True)]
+            sample = cells[:: max(1, len(cells) // SAMPLE_CELLS)]
+            scores[rows, cols] = lattice, float(np.mean([
+                coarse_score(cut_cell(p.small, lattice.cell_quad(*rc))) for rc in sample])) if sample else -1.0
+        return scores[rows, cols]
+
+    best = tried(*options[0])
+    for o in options[1:]:
+        if best[1] >= GOOD_LATTICE:  # the likeliest counts come first: cells this like tiles settle it
             break
-    return best, best_score
+        best = max(best, tried(*o), key=lambda t: t[1])
+    while best[1] < GOOD_LATTICE:
+        rows, cols = best[0].rows, best[0].cols
+        near = [(rows + dr, cols + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+                if (dr or dc) and rows + dr >= 1 and cols + dc >= 1 and (rows + dr) * (cols + dc) <= MAX_CELLS]
+        step = max((tried(*o) for o in near), key=lambda t: t[1])
+        if step[1] <= best[1]:
+            break
+        best = step
+    return best
 
 
 @same_image

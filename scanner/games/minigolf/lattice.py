@@ -24,6 +24,10 @@ EDGE_PX = 64  # pixels per tile where the tiles' edges are looked for
 EDGE_REACH = 0.22  # how far (tiles) a tile's edge is looked for from where the lattice puts it
 EDGE_STEP = 0.3  # least rise of the art share across a tile's edge
 EDGE_AGREE = 0.06  # a tile's two edges found this much (tiles) further apart or closer than its side: no edges
+SPREAD = (25.0, 35.0)  # degrees a boundary line may turn from the strongest one / from square to it
+WIDE_SPREAD = (40.0, 40.0)  # the same when the course is seen steeply: its far side turns further (29 degrees
+# between a course's opposite sides, camera 34 degrees from overhead); tried only when the narrow ones find no
+# four sides, as a wider fan also takes in lines cut across a notch
 BEYOND = 0.015  # share of the course area a boundary line may leave outside it: less than a tile of a typical
 # course (one is 0.024 of 42 tiles); green cloth or clutter touching the course leave 0.007 at most
 
@@ -57,8 +61,9 @@ def _line_through(points: np.ndarray) -> np.ndarray:
     return np.array([a, b, a * x0 + b * y0])
 
 
-def boundary_lines(region: np.ndarray) -> list[np.ndarray]:
-    """Four lines (a, b, c) bounding the course region: two per lattice direction."""
+def boundary_lines(region: np.ndarray, spread: tuple[float, float] = SPREAD) -> list[np.ndarray]:
+    """Four lines (a, b, c) bounding the course region: two per lattice direction, each within ``spread``
+    degrees of the strongest line's direction (first pair) or of square to it (second pair)."""
     contours, _ = cv2.findContours(region.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     pts = max(contours, key=cv2.contourArea).reshape(-1, 2).astype(np.float64)
     outline = np.zeros(region.shape, np.uint8)
@@ -73,11 +78,11 @@ def boundary_lines(region: np.ndarray) -> list[np.ndarray]:
     lines = found[:80, 0, :]
     first = lines[0, 1]
     chosen: list[np.ndarray] = []
-    for target, spread in ((first, np.radians(25)), (first + np.pi / 2, np.radians(35))):
+    for target, fan in ((first, np.radians(spread[0])), (first + np.pi / 2, np.radians(spread[1]))):
         best: dict[int, np.ndarray] = {}
         for rho, theta in lines:
             diff = abs((theta - target + np.pi / 2) % np.pi - np.pi / 2)
-            if diff > spread:
+            if diff > fan:
                 continue
             n = np.array([np.cos(theta), np.sin(theta)])
             if n @ (np.cos(target), np.sin(target)) < 0:  # one normal per family: sides then agree
@@ -110,14 +115,25 @@ def boundary_quad(region: np.ndarray) -> np.ndarray:
 
     A side whose outline is broken (glare or deep shade hiding an outer tile's grass bites a notch out of the
     course) may be too short to find: the outline of the course's convex hull then stands in, whose straight
-    sides a notch does not break."""
-    try:
-        a0, a1, b0, b1 = boundary_lines(region)
-    except ScanError:
+    sides a notch does not break. A course seen steeply has sides further from square: then ``WIDE_SPREAD``."""
+    def attempts():  # lazily: most photos need only the first
+        yield region, SPREAD
         contours, _ = cv2.findContours(region.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         hull = np.zeros(region.shape, np.uint8)
         cv2.fillConvexPoly(hull, cv2.convexHull(max(contours, key=cv2.contourArea)), 1)
-        a0, a1, b0, b1 = boundary_lines(hull.astype(bool))
+        yield hull.astype(bool), SPREAD
+        yield region, WIDE_SPREAD
+        yield hull.astype(bool), WIDE_SPREAD
+
+    failure = None
+    for area, spread in attempts():
+        try:
+            a0, a1, b0, b1 = boundary_lines(area, spread)
+            break
+        except ScanError as e:
+            failure = e
+    else:
+        raise failure
     corners = np.array([_meet(a0, b0), _meet(a0, b1), _meet(a1, b1), _meet(a1, b0)])
     return order_corners(corners).astype(np.float64)
 

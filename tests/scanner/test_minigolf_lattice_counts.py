@@ -1,0 +1,42 @@
+"""Minigolf lattice counts: a count missing from the likely ones (the gaps of a steeply seen course's far side
+blur away) is still found when the likely counts' cells look little like tiles."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from fixtures.art.minigolf.tiles import tile_image
+from scanner.games.minigolf import GOOD_LATTICE, Prepared, _best_lattice
+from scanner.games.minigolf.colour import classify
+
+PITCH = 100  # working pixels per cell
+COURSE = [["co01", "st08", "co04", "te02"], ["st01", "co12", "st04", "gr06"], ["co08", "st10", "co09", "st06"]]
+
+
+def drawn_course() -> tuple[Prepared, np.ndarray]:
+    """The course's tiles on a grey table with a cell's margin all round, and its outer corners."""
+    rows, cols = len(COURSE), len(COURSE[0])
+    img = np.full(((rows + 2) * PITCH, (cols + 2) * PITCH, 3), 120, np.uint8)
+    side = int(PITCH * 60 / 61.5)
+    for r, line in enumerate(COURSE):
+        for c, tile in enumerate(line):
+            art = cv2.cvtColor(tile_image(tile, 0, 2.0)[..., :3], cv2.COLOR_RGB2BGR)
+            y, x = (r + 1) * PITCH + (PITCH - side) // 2, (c + 1) * PITCH + (PITCH - side) // 2
+            img[y:y + side, x:x + side] = cv2.resize(art, (side, side), interpolation=cv2.INTER_AREA)
+    masks = classify(img)
+    quad = np.float64([[PITCH, PITCH], [(cols + 1) * PITCH, PITCH], [(cols + 1) * PITCH, (rows + 1) * PITCH],
+                       [PITCH, (rows + 1) * PITCH]])
+    return Prepared(img, 1.0, (0.0, 0.0), masks, masks.grass.copy()), quad
+
+
+def test_a_count_one_off_the_likely_ones_is_found():
+    p, quad = drawn_course()
+    lattice, score = _best_lattice(p, quad, [(2, 4), (2, 5)])  # a row short in both
+    assert (lattice.rows, lattice.cols) == (3, 4) and score >= GOOD_LATTICE
+
+
+def test_a_likely_count_that_looks_like_tiles_stands():
+    p, quad = drawn_course()
+    lattice, score = _best_lattice(p, quad, [(3, 4), (2, 4)])
+    assert (lattice.rows, lattice.cols) == (3, 4) and score >= GOOD_LATTICE
