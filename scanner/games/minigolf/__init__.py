@@ -78,6 +78,9 @@ MAX_CELLS = 900  # more cells than this: not a course of tiles
 SAMPLE_CELLS = 8  # cells compared when choosing between likely tile counts
 GOOD_LATTICE = 0.8  # sampled cells matching tiles this well on average: the lattice (right ones: 0.83-0.94, the
 # runner-up count 0.60-0.87, on 32 phone photos)
+CLIMB_GAIN = 0.08  # a lattice short of GOOD_LATTICE gives way to a count one off it only when that count's cells
+# match tiles this much better (a count the likely ones missed: 0.69 -> 0.83; right lattices at 0.76-0.80 have
+# neighbours up to 0.02 better by the chance of the sampled cells, 10 phone photos)
 # Courses' photos show this much green and red and more (0.11 and up); most other games' photos less,
 # and they are spared the search for a lattice of tiles.
 LATTICE_LOOK = 0.05
@@ -221,8 +224,8 @@ def _best_lattice(p: Prepared, quad: np.ndarray, options: list[tuple[int, int]])
     """Of the likely tile counts, the lattice whose grassy cells look most like catalogue tiles (a count off
     by a factor cuts cells across tiles, and nothing matches them well), or the first that looks like tiles
     at ``GOOD_LATTICE``; with how well its cells match tiles. When none looks that good, the counts one off the
-    best are tried in turn while they do better: the gaps of a steeply seen course's far side blur away, and
-    its count may be missing from the likely ones."""
+    best are tried in turn while they do ``CLIMB_GAIN`` better: the gaps of a steeply seen course's far side
+    blur away, and its count may be missing from the likely ones."""
     options = [o for o in options if o[0] * o[1] <= MAX_CELLS]
     if not options:
         raise ScanError("no Minigolf Designer course found (the green area has no tile lattice)")
@@ -248,7 +251,7 @@ def _best_lattice(p: Prepared, quad: np.ndarray, options: list[tuple[int, int]])
         near = [(rows + dr, cols + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
                 if (dr or dc) and rows + dr >= 1 and cols + dc >= 1 and (rows + dr) * (cols + dc) <= MAX_CELLS]
         step = max((tried(*o) for o in near), key=lambda t: t[1])
-        if step[1] <= best[1]:
+        if step[1] < best[1] + CLIMB_GAIN:
             break
         best = step
     return best
