@@ -61,6 +61,8 @@ GAME = "minigolf-designer"
 WORK_PIXELS = 3_000_000  # a 12 MP photo decodes at half size: about 100 pixels per tile or more, as read
 LOOK_SIDE = 640  # first look for the course at this resolution (longer side)
 TILE_PX = 100  # then read it at about this many pixels per tile
+CROP_GROW = 3.0  # a course cut by the cut-out's edge (glare hid part of it at the first, coarse look): that side
+CROP_GROWS = 2  # moves out by this many tiles, at most this many times
 COURSE_TILES = 42  # tiles of a typical finished course (only sets the working resolution)
 FACINGS = ("SE", "SW", "NW", "NE")  # clockwise: one quarter turn of the course moves a facing one step
 TILE_MIN = 0.6  # a cell with little grass holds a tile when it matches one at least this well
@@ -146,16 +148,38 @@ def prepare(image: np.ndarray) -> Prepared:
     tiles_across = np.sqrt(region.sum()) / np.sqrt(COURSE_TILES)  # tile side, looking pixels (rough)
     zoom = min(1.0 / scale, TILE_PX / max(tiles_across, 1.0))  # looking pixels -> working pixels
     pad = 1.5 * tiles_across
-    x0, y0 = max(0.0, xs.min() - pad), max(0.0, ys.min() - pad)
-    x1, y1 = min(small.shape[1] - 1.0, xs.max() + pad), min(small.shape[0] - 1.0, ys.max() + pad)
-    ox, oy = int(x0 / scale), int(y0 / scale)
-    crop = image[oy:int(np.ceil(y1 / scale)) + 1, ox:int(np.ceil(x1 / scale)) + 1]
-    work_scale = zoom * scale
+    box = np.array([xs.min() - pad, ys.min() - pad, xs.max() + pad, ys.max() + pad])
+    limit = np.array([0.0, 0.0, small.shape[1] - 1.0, small.shape[0] - 1.0])
+    for _ in range(CROP_GROWS + 1):
+        box = np.clip(box, 0.0, limit[[2, 3, 2, 3]])
+        cut = _cut_out(image, box / scale, zoom * scale, gains, band)
+        cut_sides = _sides_reached(cut.region) & (np.abs(box - limit) > 0.5)
+        if not cut_sides.any():
+            break
+        box = box + np.where(cut_sides, CROP_GROW * tiles_across, 0.0) * [-1, -1, 1, 1]
+    return cut
+
+
+def _cut_out(image: np.ndarray, box: np.ndarray, work_scale: float, gains: np.ndarray,
+             band: float | None) -> Prepared:
+    """The photo's ``box`` (x0, y0, x1, y1 in photo pixels) at ``work_scale``, white-balanced, with its masks."""
+    ox, oy = int(box[0]), int(box[1])
+    crop = image[oy:int(np.ceil(box[3])) + 1, ox:int(np.ceil(box[2])) + 1]
     k = max(1, int(1.0 / work_scale))
     work = cv2.resize(_reduced(crop, k), None, fx=work_scale * k, fy=work_scale * k, interpolation=cv2.INTER_AREA)
     balanced = balance(work, gains)
     masks, region = _masks(balanced, band)
     return Prepared(balanced, work_scale, (float(ox), float(oy)), masks, region)
+
+
+def _sides_reached(region: np.ndarray) -> np.ndarray:
+    """Which sides of the cut-out (left, top, right, bottom) the course region touches.
+
+    >>> r = np.zeros((10, 10), bool); r[3:6, 6:] = True
+    >>> _sides_reached(r).tolist()
+    [False, False, True, False]
+    """
+    return np.array([region[:, :2].any(), region[:2].any(), region[:, -2:].any(), region[-2:].any()])
 
 
 def warm_up() -> None:
