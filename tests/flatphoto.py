@@ -8,6 +8,7 @@ from types import SimpleNamespace
 import cv2
 import numpy as np
 
+from fixtures.art.minigolf.tiles import tile_image
 from fixtures.scene import Eye, Lighting, Scene, Solid, render_view, scene_bounds_mm, scene_points_mm
 from fixtures.view import view_around
 
@@ -36,3 +37,22 @@ def turned(photo: SimpleNamespace, angle_deg: float) -> SimpleNamespace:
     image = cv2.warpAffine(photo.image, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     points = {k: np.asarray(v) @ m[:, :2].T + m[:, 2] for k, v in photo.points.items()}
     return SimpleNamespace(image=image, points=points)
+
+
+def tile_course(course: list[list[str]], pitch: int, shape: tuple[int, int] | None = None,
+                origin: tuple[int, int] | None = None, table=(120, 120, 120)) -> np.ndarray:
+    """Minigolf Designer tiles (ids, unturned) seen straight from above, one every ``pitch`` pixels with a thin
+    gap between, on a plain ``table`` (BGR): a pitch of table all round, or an image of ``shape`` (h, w) with
+    the course's top-left at ``origin`` (x, y)."""
+    rows, cols = len(course), len(course[0])
+    img = np.empty((*(shape or ((rows + 2) * pitch, (cols + 2) * pitch)), 3), np.uint8)
+    img[:] = table
+    x0, y0 = origin or (pitch, pitch)
+    side = int(pitch * 60 / 61.5)
+    inset = (pitch - side) // 2
+    for r, line in enumerate(course):
+        for c, tile in enumerate(line):
+            art = cv2.cvtColor(tile_image(tile, 0, 2.0)[..., :3], cv2.COLOR_RGB2BGR)
+            y, x = y0 + r * pitch + inset, x0 + c * pitch + inset
+            img[y:y + side, x:x + side] = cv2.resize(art, (side, side), interpolation=cv2.INTER_AREA)
+    return img

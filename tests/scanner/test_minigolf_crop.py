@@ -3,12 +3,11 @@ cut out again wider, until the course no longer runs off the cut-out's edge."""
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import pytest
+from flatphoto import tile_course
 
 import scanner.games.minigolf as minigolf
-from fixtures.art.minigolf.tiles import tile_image
 
 PITCH = 60  # photo pixels per tile
 COURSE = [["co01", "st08", "co04", "te02", "st01", "gr06"], ["st01", "co12", "st04", "gr06", "st10", "co09"],
@@ -17,14 +16,7 @@ LEFT, TOP = 500, 400  # the course's top-left corner in the photo
 
 
 def course_photo() -> np.ndarray:
-    img = np.full((1200, 1600, 3), (70, 110, 150), np.uint8)
-    side = int(PITCH * 60 / 61.5)
-    for r, line in enumerate(COURSE):
-        for c, tile in enumerate(line):
-            art = cv2.cvtColor(tile_image(tile, 0, 2.0)[..., :3], cv2.COLOR_RGB2BGR)
-            y, x = TOP + r * PITCH, LEFT + c * PITCH
-            img[y:y + side, x:x + side] = cv2.resize(art, (side, side), interpolation=cv2.INTER_AREA)
-    return img
+    return tile_course(COURSE, PITCH, shape=(1200, 1600), origin=(LEFT, TOP), table=(70, 110, 150))
 
 
 @pytest.fixture

@@ -3,10 +3,9 @@ blur away) is still found when the likely counts' cells look little like tiles."
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
+from flatphoto import tile_course
 
-from fixtures.art.minigolf.tiles import tile_image
 from scanner.games.minigolf import GOOD_LATTICE, Prepared, _best_lattice
 from scanner.games.minigolf.colour import classify
 
@@ -17,13 +16,7 @@ COURSE = [["co01", "st08", "co04", "te02"], ["st01", "co12", "st04", "gr06"], ["
 def drawn_course() -> tuple[Prepared, np.ndarray]:
     """The course's tiles on a grey table with a cell's margin all round, and its outer corners."""
     rows, cols = len(COURSE), len(COURSE[0])
-    img = np.full(((rows + 2) * PITCH, (cols + 2) * PITCH, 3), 120, np.uint8)
-    side = int(PITCH * 60 / 61.5)
-    for r, line in enumerate(COURSE):
-        for c, tile in enumerate(line):
-            art = cv2.cvtColor(tile_image(tile, 0, 2.0)[..., :3], cv2.COLOR_RGB2BGR)
-            y, x = (r + 1) * PITCH + (PITCH - side) // 2, (c + 1) * PITCH + (PITCH - side) // 2
-            img[y:y + side, x:x + side] = cv2.resize(art, (side, side), interpolation=cv2.INTER_AREA)
+    img = tile_course(COURSE, PITCH)
     masks = classify(img)
     quad = np.float64([[PITCH, PITCH], [(cols + 1) * PITCH, PITCH], [(cols + 1) * PITCH, (rows + 1) * PITCH],
                        [PITCH, (rows + 1) * PITCH]])

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import pytest
+from flatphoto import tile_course
 
 import scanner.games.minigolf as minigolf
-from fixtures.art.minigolf.tiles import tile_image
 from scanner.games.minigolf import Prepared, _read_cells
 from scanner.games.minigolf.colour import classify
 from scanner.games.minigolf.lattice import lattice_from_quad
@@ -20,14 +19,7 @@ COURSE = [["co01", "st08", "co04"], ["st01", "gs02", "st04"]]
 def course_with_blank_masks_at_corner() -> Prepared:
     """A 2 x 3 course of tiles on a grey table, one tile's pitch all round; the grass and path masks blank
     over the tile at (0, 0), as when glare washes its colours out."""
-    rows, cols = len(COURSE), len(COURSE[0])
-    img = np.full(((rows + 2) * PITCH, (cols + 2) * PITCH, 3), 120, np.uint8)
-    side = int(PITCH * 60 / 61.5)
-    for r, line in enumerate(COURSE):
-        for c, tile in enumerate(line):
-            art = cv2.cvtColor(tile_image(tile, 0, 2.0)[..., :3], cv2.COLOR_RGB2BGR)
-            y, x = (r + 1) * PITCH + (PITCH - side) // 2, (c + 1) * PITCH + (PITCH - side) // 2
-            img[y:y + side, x:x + side] = cv2.resize(art, (side, side), interpolation=cv2.INTER_AREA)
+    img = tile_course(COURSE, PITCH)
     masks = classify(img)
     for m in (masks.grass, masks.path):
         m[PITCH:2 * PITCH, PITCH:2 * PITCH] = False
