@@ -140,11 +140,12 @@ def read_photo(
             refused.append(game)
             if not detected:
                 raise
+            seen = shrink(photo, detect_pixels())  # likelihoods judge the size they were detected at
             try:
-                game = detect_game(photo.image, exclude=refused, least=SURE_LIKELIHOOD)
+                game = detect_game(seen.image, exclude=refused, least=SURE_LIKELIHOOD)
             except ScanError:
                 raise err from None
-            photo = at_work_size(path, photo, game)
+            photo = at_work_size(path, seen, game)
 
 
 def work_pixels(game: str) -> int:

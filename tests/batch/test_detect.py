@@ -133,3 +133,17 @@ def test_a_game_given_is_never_swapped_for_another(monkeypatch, tmp_path):
     with pytest.raises(ScanError, match="no minigolf-designer board found"):
         pipeline.read_photo(photo, "minigolf-designer")
     assert asked == []
+
+
+def test_the_next_game_is_detected_on_the_small_decode_though_the_first_needed_more(monkeypatch, tmp_path):
+    photo = grey_photo(tmp_path)
+    fake_plugins(monkeypatch, {"18-holes": 0.9, "gnoming-a-round": 1.0}, refuse={"18-holes"},
+                 work={"18-holes": 200_000, "gnoming-a-round": 60_000})
+    judged = []
+    real_detect = pipeline.detect_game
+    monkeypatch.setattr(pipeline, "detect_game",
+                        lambda image, **kw: judged.append(image.shape) or real_detect(image, **kw))
+    loaded, scan = pipeline.read_photo(photo)
+    assert scan == "gnoming-a-round"
+    assert judged == [(200, 300, 3), (200, 300, 3)]  # not the 18 Holes decode (365 x 548)
+    assert loaded.image.shape == (200, 300, 3)
