@@ -273,7 +273,8 @@ def find_lattice(image: np.ndarray, outline: tuple[float, float, float, float] |
     horiz, vert = line_strengths(image)
     h, w = image.shape[:2]
     x0, y0, x1, y1 = (0, 0, w, h) if outline is None else (int(v) for v in outline)
-    horiz, vert = line_share(horiz, (slice(y0, y1), slice(x0, x1))), line_share(vert, (slice(y0, y1), slice(x0, x1)))
+    inside = (slice(y0, y1), slice(x0, x1))
+    horiz, vert = line_share(horiz, inside), line_share(vert, inside)
     row_axis = _axis(horiz[:, x0:x1].mean(axis=1), None if outline is None else (outline[1], outline[3]))
     col_axis = _axis(vert[y0:y1].mean(axis=0), None if outline is None else (outline[0], outline[2]))
     rows, cols = _choose_counts(row_axis, col_axis, aspect)

@@ -108,10 +108,16 @@ def enclosed_cells(component: np.ndarray) -> tuple[int, float]:
 class _Web:
     """A connected web of thin dark lines at working scale: its pixels and how many cells it encloses."""
 
-    points: np.ndarray  # (N, 2) x, y
+    component: np.ndarray  # uint8 mask of the web in its bounding box
+    origin: tuple[int, int]  # x, y of that box
     pixels: int
     cells: int
     background: bool  # runs off the photo and spans most of it: a cloth's or a floor's pattern
+
+    def points(self) -> np.ndarray:
+        """(N, 2) x, y of the web's pixels."""
+        ys, xs = np.nonzero(self.component)
+        return np.stack([xs + self.origin[0], ys + self.origin[1]], axis=1).astype(np.float32)
 
 
 def _webs(strength: np.ndarray, threshold: float) -> list[_Web]:
@@ -126,11 +132,10 @@ def _webs(strength: np.ndarray, threshold: float) -> list[_Web]:
         component = (labels[y:y + h, x:x + w] == k).astype(np.uint8)
         cells, paper = enclosed_cells(component)
         if cells and paper >= LATTICE_PAPER * pixels:
-            ys, xs = np.nonzero(component)
             height, width = strength.shape
             edge = x == 0 or y == 0 or x + w == width or y + h == height
             background = edge and w * h >= BACKGROUND * width * height
-            webs.append(_Web(np.stack([xs + x, ys + y], axis=1).astype(np.float32), pixels, cells, background))
+            webs.append(_Web(component, (x, y), pixels, cells, background))
     return webs
 
 
@@ -153,7 +158,7 @@ def find_grid_quad(image: np.ndarray, side: int = WORK_SIDE) -> GridQuad:
     # A checked cloth's faint lines join up into a web over the whole photo, with more cells than a plan
     # that takes up part of it. The first (strongest level) of equals.
     best = max(webs, key=lambda web: (not web.background, web.cells))
-    quad = quad_from_points(best.points)
+    quad = quad_from_points(best.points())
     area = abs(cv2.contourArea(quad)) / float(small.shape[0] * small.shape[1])
     if area < MIN_AREA_FRACTION:
         raise ScanError("no printed grid found (no large lattice of lines in the photo)")
