@@ -240,14 +240,12 @@ def ink_levels(ink: np.ndarray, threshold: float, side: int = CROP, levels: tupl
     return [max(threshold, level * typical) for level in levels]
 
 
-def clean_square(ink: np.ndarray, level: float, side: int = CROP,
-                 diagonal: tuple[np.ndarray, int] | None = None) -> np.ndarray:
+def clean_square(ink: np.ndarray, level: float, side: int = CROP) -> np.ndarray:
     """Binary crop of a tee/green square at ink ``level``, without printed lines, long straight strokes and
-    the diagonal (``diagonal``: its path and width from ``diagonal_stroke``, found here when not given)."""
+    the diagonal (found at that level)."""
     pad = (ink.shape[0] - side) // 2
     b = without_lines((ink > level).astype(np.uint8), side)
-    path, width = diagonal if diagonal is not None else diagonal_stroke(b, side, pad)
-    return erase_path(b, path, width)
+    return erase_path(b, *diagonal_stroke(b, side, pad))
 
 
 def _same(a: Candidate, b: Candidate) -> bool:
@@ -262,7 +260,8 @@ def square_candidates(image: np.ndarray, quad: np.ndarray, threshold: float, sid
     own frame (0..1, x right, y down), patches binary at ``side`` pixels a square."""
     ink = square_ink(image, quad, side)
     pad = (ink.shape[0] - side) // 2
-    cuts = list(dict.fromkeys(ink_levels(ink, threshold, side, levels)))  # faint pens: several at the plan's
+    # levels that coincide (a faint pen: several at the plan's own threshold) are cut once
+    cuts = list(dict.fromkeys(ink_levels(ink, threshold, side, levels)))
     plain = [without_lines((ink > level).astype(np.uint8), side) for level in cuts]
     # the diagonal is found once, where it is boldest: at the lowest level
     path, width = diagonal_stroke(plain[0], side, pad)

@@ -121,9 +121,10 @@ def boundary_quad(region: np.ndarray) -> np.ndarray:
         contours, _ = cv2.findContours(region.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         hull = np.zeros(region.shape, np.uint8)
         cv2.fillConvexPoly(hull, cv2.convexHull(max(contours, key=cv2.contourArea)), 1)
-        yield hull.astype(bool), SPREAD
+        hull_area = hull.astype(bool)
+        yield hull_area, SPREAD
         yield region, WIDE_SPREAD
-        yield hull.astype(bool), WIDE_SPREAD
+        yield hull_area, WIDE_SPREAD
 
     failure = None
     for area, spread in attempts():
