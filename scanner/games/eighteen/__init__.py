@@ -20,9 +20,10 @@ from scanner.cells import BORDER, cut_cells, ink_map
 from scanner.debug import Debug
 from scanner.errors import ScanError
 from scanner.games.eighteen import plan as planmod
-from scanner.games.eighteen.classify import Guess, read_square, sure
+from scanner.games.eighteen.classify import BARE, Guess, read_square, sure
 from scanner.games.eighteen.evaluate import compare  # noqa: F401  (plugin interface, used by `golfscan bench`)
-from scanner.games.eighteen.features import binarize, measure_all
+from scanner.games.eighteen.features import MARGIN as LINE_MARGIN
+from scanner.games.eighteen.features import CellFeatures, binarize, measure_all
 from scanner.games.eighteen.parmarks import square_candidates
 from scanner.games.eighteen.squares import kind_probabilities
 from scanner.grid import Lattice, find_lattice
@@ -50,6 +51,9 @@ TWIN_DOUBT = 0.7  # most confidence of a twin that overrides another reading (pr
 SHADE = 0.35  # most paper darkening taken for shade rather than ink (blacked-out squares are near 1)
 SHADE_RANK = 25  # percentile of the 3 x 3 squares' levels taken as the neighbourhood's paper: a shadow darkens
 # most of them, while a range of blacked-out mountains, even along the grid's edge, leaves a quarter light
+FAINT = 0.5  # a square blank at the ink threshold is looked at again down to this share of it ...
+FAINT_SHARE = 0.01  # ... and is no sure blank when strokes that faint cover this share of its inside (blank
+# squares: 0.0011 at most; drawings too light for the threshold: 0.056 and up; 40 phone plans)
 SHADE_DOUBT = 0.5  # a square left blank once this share of the ink level was lifted may be a light blackout
 TREE_VOTE = 2.0  # log-evidence one upright tree adds to an orientation
 TREE_CANOPY = 0.03  # least enclosed paper of a canopy, share of the square
@@ -159,6 +163,33 @@ def _doubt_shade(guess: Guess, lifted: float) -> Guess:
                  note="evenly dark square: shade, or blacked out in a light pen")
 
 
+def faint_squares(patches: np.ndarray, measured: list[CellFeatures], threshold: float) -> list[int]:
+    """Indices of the squares (patches flattened) blank at the ink threshold whose inside holds strokes down
+    to ``FAINT`` of it over ``FAINT_SHARE`` or more: a light pen that the plan's heavier strokes outweighed."""
+    m = int(round(LINE_MARGIN * patches.shape[-1]))
+    inside = patches[:, m:-m, m:-m]
+    return [i for i, f in enumerate(measured) if f.ink < BARE and not f.blobs
+            and float((inside[i] > FAINT * threshold).mean()) >= FAINT_SHARE]
+
+
+def _read_faint(patches: np.ndarray, which: list[int], threshold: float) -> list[Guess]:
+    """The squares ``which`` read at ``FAINT`` of the ink threshold, each flagged with blank as the other
+    choice."""
+    if not which:
+        return []
+    faint = patches[which]
+    measured = measure_all(faint, FAINT * threshold)
+    probs = kind_probabilities(faint, measured, FAINT * threshold)
+    out = []
+    for f, p in zip(measured, probs, strict=True):
+        g = read_square(f, p)
+        blank = () if g.value["k"] == "empty" else (({"k": "empty"}, 0.5),)
+        out.append(Guess(g.value, min(g.confidence, FLAG_BELOW - 0.1), blank + g.alternatives,
+                         note="faint strokes, read below the plan's ink level", diagonal=g.diagonal,
+                         halves=g.halves))
+    return out
+
+
 def _look_alikes(patches: dict[tuple[int, int], np.ndarray]) -> list[tuple[int, int]]:
     """Inked squares whose coarse, blurred ink correlates closely with another's: worth the exact
     printed-twin test."""
@@ -224,10 +255,14 @@ def read_plan(image: np.ndarray) -> PlanReading:
     rows, cols = lattice.rows, lattice.cols
 
     # Every square read in the rectified frame: its kind from the network, its edges from the strokes.
-    measured = measure_all(patches.reshape(rows * cols, CELL, CELL), threshold)
-    probs_kind = kind_probabilities(patches.reshape(rows * cols, CELL, CELL), measured, threshold)
+    flat = patches.reshape(rows * cols, CELL, CELL)
+    measured = measure_all(flat, threshold)
+    probs_kind = kind_probabilities(flat, measured, threshold)
     guesses = [[_doubt_shade(read_square(measured[r * cols + c], probs_kind[r * cols + c]), cut.shade[r, c] / threshold)
                 for c in range(cols)] for r in range(rows)]
+    faint = faint_squares(flat, measured, threshold)
+    for i, guess in zip(faint, _read_faint(flat, faint, threshold), strict=True):
+        guesses[i // cols][i % cols] = guess
 
     # Digit candidates in every tee/green square, cut again from the photo at full detail, read in all four turns.
     cands, probs = {}, {}

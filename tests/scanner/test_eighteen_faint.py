@@ -1,0 +1,44 @@
+"""18 Holes: a square drawn too lightly for the plan's ink level is not read as a sure blank; it is read again
+at a lower level and flagged."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from scanner.games import eighteen
+from scanner.games.eighteen.features import measure_all
+from scanner.games.eighteen.squares import kind_probabilities
+
+THRESHOLD = 0.3
+
+
+def _waves(strength: float) -> np.ndarray:
+    """A water square: three wavy strokes of ink ``strength``, on paper with a little texture."""
+    rng = np.random.default_rng(3)
+    ink = rng.uniform(0.0, 0.04, (64, 64)).astype(np.float32)
+    xs = np.arange(14, 50)
+    for y0 in (20, 32, 44):
+        pts = np.stack([xs, y0 + 3 * np.sin(xs / 3.0)], axis=1).astype(np.int32)
+        cv2.polylines(ink, [pts], False, strength, 2)
+    return cv2.GaussianBlur(ink, (0, 0), 0.7)
+
+
+def _patches() -> np.ndarray:
+    blank = np.random.default_rng(4).uniform(0.0, 0.04, (64, 64)).astype(np.float32)
+    return np.stack([_waves(0.9), _waves(0.22), blank])  # inked, too light for the threshold, blank
+
+
+def test_only_the_light_drawing_is_looked_at_again():
+    patches = _patches()
+    assert eighteen.faint_squares(patches, measure_all(patches, THRESHOLD), THRESHOLD) == [1]
+
+
+def test_a_light_drawing_reads_as_its_inked_twin_flagged_with_blank_offered():
+    patches = _patches()
+    measured = measure_all(patches[:1], THRESHOLD)
+    inked = eighteen.read_square(measured[0], kind_probabilities(patches[:1], measured, THRESHOLD)[0])
+    light = eighteen._read_faint(patches, [1], THRESHOLD)[0]
+    assert inked.value["k"] != "empty" and light.value == inked.value
+    assert light.confidence < eighteen.FLAG_BELOW
+    assert ({"k": "empty"}, 0.5) in light.alternatives
