@@ -32,6 +32,9 @@ from scanner.locate import thin_dark
 
 MIN_CELLS, MAX_CELLS = 2, 40
 PLAUSIBLE = 0.7  # a line count whose comb scores this share of the best is a candidate
+SHAPED = 0.4  # share of its axis's best comb score a count needs when the plausible ones make no squares
+CLEAR_LINES = 0.2  # comb score of clearly printed lines (plans: 0.38 and up on their clearer axis; tiles and cards
+# that line up: 0.1 at most)
 ASPECT_TOLERANCE = 0.15  # log-ratio steps in which rows / cols may differ from the outline's shape
 LINE_LEVEL = 95  # percentile of line strength in the grid taken as its printed lines' level
 PAPER_LEVEL, PAPER_SPREADS = 75, 8  # ... unless pen strokes make that level far above paper's (its 75th
@@ -197,21 +200,28 @@ def _choose_counts(rows: _Axis, cols: _Axis, aspect: float | None) -> tuple[int,
     A count is plausible when its comb scores nearly as well as the best one; a whole fraction of the
     true count (every 2nd, 5th ... line) can score as well as the true one, so of plausible counts the
     one that explains the most lines - the largest - wins. With ``aspect`` (rows / cols expected for
-    square cells, from the outline's shape in the photo), the pair closest to it wins first.
+    square cells, from the outline's shape in the photo), the pair closest to it wins first. When even that
+    pair's squares are far from square while the other axis's lines are clear (``CLEAR_LINES``), the lines of
+    one axis are weak (pale print, or shading over them) and the pairs of counts scoring ``SHAPED`` of their
+    axis's best that make squares are taken instead.
     """
-    def plausible(axis: _Axis) -> list[int]:
+    def counts(axis: _Axis, share: float) -> list[int]:
         top = max(axis.scores.values(), default=0.0)
         if top <= 0:
             raise ScanError("no regular grid found (printed lines are not evenly spaced)")
-        return [n for n, v in axis.scores.items() if v >= PLAUSIBLE * top]
+        return [n for n, v in axis.scores.items() if v >= share * top]
 
-    pairs = [(r, c) for r in plausible(rows) for c in plausible(cols)]
+    def off(pair: tuple[int, int]) -> int:
+        return 0 if aspect is None else round(abs(np.log(pair[0] / pair[1]) - np.log(aspect)) / ASPECT_TOLERANCE)
 
-    def key(pair: tuple[int, int]) -> tuple[float, int]:
-        off = 0.0 if aspect is None else abs(np.log(pair[0] / pair[1]) - np.log(aspect))
-        return (round(off / ASPECT_TOLERANCE), -(pair[0] + pair[1]))
+    def largest_squarest(pairs: list[tuple[int, int]]) -> tuple[int, int]:
+        return min(pairs, key=lambda pair: (off(pair), -(pair[0] + pair[1])))
 
-    return min(pairs, key=key)
+    best = largest_squarest([(r, c) for r in counts(rows, PLAUSIBLE) for c in counts(cols, PLAUSIBLE)])
+    if off(best) < 2 or max(max(rows.scores.values()), max(cols.scores.values())) < CLEAR_LINES:
+        return best
+    shaped = [(r, c) for r in counts(rows, SHAPED) for c in counts(cols, SHAPED) if off((r, c)) < 2]
+    return largest_squarest(shaped) if shaped else best
 
 
 def _refine(strength: np.ndarray, lines: np.ndarray, cross: np.ndarray, window: float) -> tuple[np.ndarray, float]:

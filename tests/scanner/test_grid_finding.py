@@ -1,5 +1,6 @@
 """Finding a printed grid: on busy backgrounds (floor boards, stripes, a checked cloth), with pale lines under
-heavy pen strokes, with perspective left over, and the trust put in the lattice found."""
+heavy pen strokes, with perspective left over, and the trust put in the lattice found; counts that make
+square squares, and the shape of a sheet seen at a slant."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ import cv2
 import numpy as np
 import pytest
 
-from scanner.grid import find_lattice
+from scanner.grid import PLAUSIBLE, _Axis, _choose_counts, find_lattice
 from scanner.locate import enclosed_cells, find_grid_quad
+from scanner.rectify import PHONE_HFOV, rectangle_aspect
 
 GRID = (200, 150, 500, 450)  # left, top, right, bottom of a 10 x 10 grid on the test photos
 
@@ -148,3 +150,52 @@ def test_a_poorly_confirmed_grid_is_located_again_at_finer_detail(monkeypatch):
     assert sides == [WORK_SIDE, 2 * WORK_SIDE]
     assert (geo.lattice.rows, geo.lattice.cols) == (10, 10)
     assert geo.lattice.line_support >= eighteen.GRID_SURE
+
+
+def _axis(scores: dict[int, float]) -> _Axis:
+    return _Axis(0.0, 640.0, scores)
+
+
+# Comb scores measured on a plan of 11 x 10 squares whose rows' lines are pale under green shading: every
+# few rows score better than all of them, while its columns are clear.
+PALE_ROWS = {3: 0.177, 5: 0.092, 7: 0.17, 8: 0.155, 10: 0.091, 11: 0.095, 15: 0.119, 17: 0.141, 19: 0.146}
+CLEAR_COLS = {2: 0.433, 6: 0.129, 8: 0.14, 10: 0.488, 12: 0.127}
+
+
+def test_pale_rows_are_counted_so_that_the_squares_are_square():
+    assert _choose_counts(_axis(PALE_ROWS), _axis(CLEAR_COLS), aspect=1.1) == (11, 10)
+
+
+def test_without_clear_lines_on_either_axis_the_plausible_counts_stand():
+    faint_cols = {n: v / 5 for n, v in CLEAR_COLS.items()}  # cards or tiles that happen to line up
+    rows, cols = _choose_counts(_axis(PALE_ROWS), _axis(faint_cols), aspect=1.1)
+    assert PALE_ROWS[rows] >= PLAUSIBLE * max(PALE_ROWS.values())
+
+
+def _seen(width: float, height: float, tilt_deg: float, turn_deg: float, image=(3000, 4000)) -> np.ndarray:
+    """Corners (TL, TR, BR, BL) of a width x height rectangle 3 units from a phone camera, tilted away by
+    ``tilt_deg`` and turned in its plane by ``turn_deg``."""
+    h, w = image
+    f = (w / 2) / np.tan(np.deg2rad(PHONE_HFOV) / 2)
+    t, a = np.deg2rad(tilt_deg), np.deg2rad(turn_deg)
+    corners = []
+    for x, y in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
+        x, y = x * width / 2, y * height / 2
+        x, y = x * np.cos(a) - y * np.sin(a), x * np.sin(a) + y * np.cos(a)
+        p = np.array([x, y * np.cos(t), 3.0 + y * np.sin(t)])
+        corners.append([f * p[0] / p[2] + w / 2, f * p[1] / p[2] + h / 2])
+    return np.float64(corners)
+
+
+@pytest.mark.parametrize(("tilt", "turn"), [(0, 0), (35, 0), (35, 20), (25, -40)])
+def test_a_slanted_sheet_shows_its_own_shape(tilt, turn):
+    corners = _seen(1.0, 1.1, tilt, turn)
+    assert rectangle_aspect(corners, (3000, 4000)) == pytest.approx(1.1, rel=0.01)
+    # the same photo at half size: the same shape
+    assert rectangle_aspect(corners / 2, (1500, 2000)) == pytest.approx(1.1, rel=0.01)
+
+
+def test_the_sides_alone_mislead_on_a_slanted_sheet():
+    corners = _seen(1.0, 1.1, 35, 0)
+    sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
+    assert (sides[1] + sides[3]) / (sides[0] + sides[2]) < 1.0  # looks wider than tall

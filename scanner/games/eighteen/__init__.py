@@ -29,7 +29,7 @@ from scanner.games.eighteen.squares import kind_probabilities
 from scanner.grid import Lattice, find_lattice
 from scanner.locate import WORK_SIDE, GridQuad, find_grid_quad
 from scanner.memo import same_image
-from scanner.rectify import Rectified, rectify
+from scanner.rectify import Rectified, rectangle_aspect, rectify
 from scanner.types import Read, ScanResult
 
 GAME = "18-holes"
@@ -97,8 +97,7 @@ def _geometry(image: np.ndarray, quad: GridQuad) -> Geometry:
         raise ScanError("the plan's grid runs off the edge of the photo; photograph the whole sheet")
     rect = rectify(image, quad.corners, (GRID_SIDE, GRID_SIDE), MARGIN)
     outline = (MARGIN, MARGIN, MARGIN + GRID_SIDE, MARGIN + GRID_SIDE)
-    sides = np.linalg.norm(quad.corners - np.roll(quad.corners, -1, axis=0), axis=1)  # top, right, bottom, left
-    aspect = float((sides[1] + sides[3]) / (sides[0] + sides[2]))
+    aspect = rectangle_aspect(quad.corners, image.shape)  # the grid's rows / cols: its squares are square
     lattice = find_lattice(rect.image, outline, aspect)
     span = max(lattice.rows, lattice.cols)
     if GRID_SIDE / span < 0.8 * CELL:
