@@ -46,6 +46,7 @@ PAR_SURE = 0.8  # par digits less sure than this are flagged (a wrong par change
 EDGE_GAP = 0.003  # a grid outline closer than this share of the photo to its edge is cut off
 LOOK_ALIKE = 0.85  # coarse correlation of two squares' ink worth the exact printed-twin test
 PRINTED_SURE = 0.98  # a twin this close overrides even a confident reading (hand drawings never repeat so)
+HAND_DRAWN = ("tree", "bunker", "water")  # kinds players draw (gorse is printed)
 TWIN_DOUBT = 0.7  # most confidence of a twin that overrides another reading (printed twins in a steep photo
 # match from 0.75, one hand's trees up to 0.97: the overriding twin is offered, flagged)
 SHADE = 0.35  # most paper darkening taken for shade rather than ink (blacked-out squares are near 1)
@@ -189,6 +190,24 @@ def _read_faint(patches: np.ndarray, which: list[int], threshold: float) -> list
     return out
 
 
+def twin_reading(own: Guess, twin: Guess, score: float) -> Guess:
+    """The reading of a square whose ink matches square ``twin``'s this closely (``planmod.printed_twins``):
+    the sheet's printed gorse, unless the twin is a clear tree, bunker or lake that is no identical copy - one
+    hand drew both alike - which is offered, flagged.
+
+    >>> tree, unsure = Guess({"k": "tree"}, 0.95), Guess({"k": "bunker"}, 0.5)
+    >>> twin_reading(unsure, tree, 0.93).value, twin_reading(unsure, tree, 0.99).value
+    ({'k': 'tree'}, {'k': 'gorse'})
+    """
+    confidence = sure(score, planmod.PRINTED_MATCH, 0.03)
+    if twin.value["k"] in HAND_DRAWN and twin.confidence >= FLAG_BELOW and score < PRINTED_SURE:
+        return Guess(twin.value, min(confidence, TWIN_DOUBT), (({"k": "gorse"}, 0.3), (own.value, own.confidence)),
+                     note="drawn like another square")
+    if own.value["k"] != "gorse":  # one hand's trees or bunkers can match nearly as closely as printed twins
+        confidence = min(confidence, TWIN_DOUBT)
+    return Guess({"k": "gorse"}, confidence, ((own.value, own.confidence),), note="printed symbol")
+
+
 def _look_alikes(patches: dict[tuple[int, int], np.ndarray]) -> list[tuple[int, int]]:
     """Inked squares whose coarse, blurred ink correlates closely with another's: worth the exact
     printed-twin test."""
@@ -285,13 +304,9 @@ def read_plan(image: np.ndarray) -> PlanReading:
     # override a confident reading too (a coarse look first keeps this cheap).
     drawn = {(r, c): p for (r, c), p in free.items() if guesses[r][c].value["k"] != "empty"}
     alike = [k for k in _look_alikes(drawn) if k not in twins]
-    twins |= {k: v for k, v in planmod.printed_twins(free, alike).items() if v >= PRINTED_SURE}
-    for (r, c), score in twins.items():
-        g = guesses[r][c]
-        confidence = sure(score, planmod.PRINTED_MATCH, 0.03)
-        if g.value["k"] != "gorse":  # one hand's trees or bunkers can match nearly as closely as printed twins
-            confidence = min(confidence, TWIN_DOUBT)
-        final[r][c] = Guess({"k": "gorse"}, confidence, ((g.value, g.confidence),), note="printed symbol")
+    twins |= {k: v for k, v in planmod.printed_twins(free, alike).items() if v[0] >= PRINTED_SURE}
+    for (r, c), (score, twin) in twins.items():
+        final[r][c] = twin_reading(guesses[r][c], guesses[twin[0]][twin[1]], score)
     digit_reads = {(r, c): planmod.read_par(cs, probs[r, c], turns) for (r, c), cs in cands.items()}
     sides = planmod.tee_sides(guesses, digit_reads)
     for (r, c), digit in digit_reads.items():

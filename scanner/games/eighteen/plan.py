@@ -308,19 +308,19 @@ def _similarity(small_a: np.ndarray, small_b: np.ndarray) -> float:
 def printed_twins(patches: dict[tuple[int, int], np.ndarray], unread: list[tuple[int, int]]) -> dict:
     """Unread squares whose ink matches another square's almost exactly: a symbol printed on the sheet.
 
-    Hand-drawn marks never repeat that closely; the two pre-printed gorse squares do. ``patches`` are
+    Hand-drawn marks seldom repeat that closely; the two pre-printed gorse squares do. ``patches`` are
     the squares that may hold a symbol (no fairway or tee/green), ``unread`` those not recognised.
-    Returns {square: best match score} for the unread squares with a twin.
+    Returns {square: (best match score, the square it matches)} for the unread squares with a twin.
     """
     if not unread:
         return {}
     small = {k: _small(p) for k, p in patches.items()}
-    found: dict[tuple[int, int], float] = {}
+    found: dict[tuple[int, int], tuple[float, tuple[int, int]]] = {}
     for a in unread:
         for b, other in small.items():
             if b == a:
                 continue
             score = min(_similarity(small[a], other), _similarity(other, small[a]))
-            if score >= PRINTED_MATCH:
-                found[a] = max(found.get(a, 0.0), score)
+            if score >= PRINTED_MATCH and score > found.get(a, (0.0, b))[0]:
+                found[a] = (score, b)
     return found
