@@ -6,7 +6,9 @@ to rebuild ``digits_model.npz``) on the very pieces a scan cuts from tee/green s
 hands and pens of the fixtures' art module and photographed at random sizes and blur, plus lone digits in
 typefaces and hands with random slant, rotation and stroke width. It has a fourth class, "not a par
 digit": flags, stubs, rings, fragments, part of a digit, and the digits turned by 90, 180 and 270 degrees -
-so it also says whether a digit is upright, which is how the plan's orientation is found.
+so it also says whether a digit is upright, which is how the plan's orientation is found. Each upright
+digit is also trained once more with a pixel of ink more or less, or more or less slanted, and a piece
+that may be a digit is read thrice, as cut and a pixel thicker and thinner (``read_rotations``).
 
 Example:
     >>> import numpy as np, cv2
@@ -32,9 +34,10 @@ MODEL = Path(__file__).with_name("digits_model.npz")
 SIDE = 24  # normalised digit image
 CELL, BINS = 6, 9  # HOG cell side (pixels) and orientations
 _BIN_OF = np.arange(2 * BINS + 2) % BINS  # unsigned orientation bin of a bin over the full turn
+MAYBE = 0.1  # a crop read as a par digit with more than this is read again with its ink varied
 SLANTS = (-0.3, -0.15, 0.15, 0.3)  # shears a reading must survive (x shift per pixel of height)
-HIDDEN = 128  # hidden units of the network
-SQUARES, LONE = 4500, 400  # training: drawn tee/green squares, and lone digits per class
+HIDDEN = 256  # hidden units of the network
+SQUARES, LONE = 6000, 400  # training: drawn tee/green squares, and lone digits per class
 
 
 @dataclass(frozen=True)
@@ -136,8 +139,26 @@ def read_digit(patch: np.ndarray) -> np.ndarray:
 
 
 def read_rotations(patches: list[np.ndarray]) -> np.ndarray:
-    """Probabilities (crops, 4 rotations, 4 classes): [i, k] is crop i turned k quarter turns anticlockwise."""
-    return predict(describe_all(patches, 4)).reshape(len(patches), 4, len(LABELS))
+    """Probabilities (crops, 4 rotations, 4 classes): [i, k] is crop i turned k quarter turns anticlockwise.
+
+    A crop read as a par digit at all (more than ``MAYBE`` at some turn) is read again with a pixel of ink
+    more and a pixel less round its strokes, and its probabilities are the normalised geometric mean of
+    the three readings: a reading that a pixel of ink would change (a flag's pennant passing for a 4, a
+    stub for a 5) loses its weight, while a digit reads alike in all three.
+    """
+    probs = predict(describe_all(patches, 4)).reshape(len(patches), 4, len(LABELS))
+    maybe = np.flatnonzero(probs[:, :, :3].max(axis=(1, 2)) > MAYBE)
+    if not len(maybe):
+        return probs
+    k = np.ones((2, 2), np.uint8)
+    inked = []
+    for i in maybe:
+        thin = cv2.erode(patches[i], k)
+        inked += [cv2.dilate(patches[i], k), thin if thin.sum() >= 8 else patches[i]]
+    again = predict(describe_all(inked, 4)).reshape(len(maybe), 2, 4, len(LABELS))
+    mean = np.exp((np.log(probs[maybe] + 1e-6) + np.log(again + 1e-6).sum(axis=1)) / 3)
+    probs[maybe] = mean / mean.sum(axis=2, keepdims=True)
+    return probs
 
 
 def _slanted(patch: np.ndarray, slant: float) -> np.ndarray:
@@ -206,10 +227,10 @@ def _render_hand(text: str, rng: np.random.Generator, flag: bool = False) -> np.
 
 
 def _render_other(rng: np.random.Generator) -> np.ndarray:
-    """A non-digit mark: a flag, a stroke fragment, a loop, a squiggle or a corner."""
+    """A non-digit mark: a flag, a stroke fragment, a loop, a squiggle, a corner or a blot."""
     canvas = np.zeros((96, 96), np.uint8)
     t = int(rng.integers(4, 9))
-    kind = rng.integers(5)
+    kind = rng.integers(6)
     if kind == 0:  # flag on a pole
         x, top, bottom = int(rng.integers(30, 60)), int(rng.integers(8, 25)), int(rng.integers(60, 90))
         cv2.line(canvas, (x, top), (x, bottom), 255, t)
@@ -230,10 +251,15 @@ def _render_other(rng: np.random.Generator) -> np.ndarray:
     elif kind == 3:  # squiggle
         pts = np.cumsum(rng.normal(0, 14, size=(6, 2)), axis=0) + 48
         cv2.polylines(canvas, [pts.astype(np.int32).reshape(-1, 1, 2)], False, 255, t)
-    else:  # corner of two strokes
+    elif kind == 4:  # corner of two strokes
         c = rng.integers(25, 70, size=2)
         cv2.line(canvas, (int(c[0]), 5), (int(c[0]), int(c[1])), 255, t)
         cv2.line(canvas, (int(c[0]), int(c[1])), (90, int(c[1])), 255, t)
+    else:  # a blot: a filled lump (a pennant, a tree, shading run together)
+        a = np.sort(rng.uniform(0, 2 * np.pi, int(rng.integers(4, 9))))
+        r = rng.uniform(12, 40) * rng.uniform(0.5, 1.0, len(a))
+        pts = np.c_[48 + r * np.cos(a), 48 + rng.uniform(0.6, 1.6) * r * np.sin(a)]
+        cv2.fillPoly(canvas, [pts.astype(np.int32)], 255)
     return canvas
 
 
@@ -294,9 +320,16 @@ def train_model(x: np.ndarray, y: np.ndarray, seed: int = 0) -> dict[str, np.nda
 
 def build(squares: int = SQUARES, seed: int = 0) -> dict[str, np.ndarray]:
     """Training data (candidates of drawn squares, plus lone digits and marks) -> network arrays."""
-    from scanner.games.eighteen.digits_train import features, square_training_set
+    from scanner.games.eighteen.digits_train import square_training_set
 
-    x, y = features(square_training_set(squares, seed) + training_set(LONE, seed))
+    return train_on(square_training_set(squares, seed) + training_set(LONE, seed), seed)
+
+
+def train_on(samples: list[tuple[np.ndarray, int, int]], seed: int = 0) -> dict[str, np.ndarray]:
+    """Network arrays from labelled crops, each upright digit also trained once more varied."""
+    from scanner.games.eighteen.digits_train import features, varied
+
+    x, y = features(samples + varied(samples, np.random.default_rng(seed)))
     return train_model(x, y, seed)
 
 
