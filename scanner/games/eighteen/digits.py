@@ -1,8 +1,8 @@
 """Handwritten par digits (3, 4, 5): read the ink pieces of a tee/green square, and tell which way is up.
 
-The pieces come from ``parmarks``. The reader is a small neural network (one hidden layer) over HOG
-features of a piece's ink. It is trained (``digits_train``; run ``python -m scanner.games.eighteen.digits``
-to rebuild ``digits_model.npz``) on the very pieces a scan cuts from tee/green squares drawn by the random
+The pieces come from ``parmarks``. The reader is a few small neural networks (one hidden layer each, their
+probabilities averaged) over HOG features of a piece's ink. They are trained (``digits_train``; run
+``python -m scanner.games.eighteen.digits`` to rebuild ``digits_model.npz``) on the very pieces a scan cuts from tee/green squares drawn by the random
 hands and pens of the fixtures' art module and photographed at random sizes and blur, plus lone digits in
 typefaces and hands with random slant, rotation and stroke width. It has a fourth class, "not a par
 digit": flags, stubs, rings, fragments, part of a digit, and the digits turned by 90, 180 and 270 degrees -
@@ -36,7 +36,8 @@ CELL, BINS = 6, 9  # HOG cell side (pixels) and orientations
 _BIN_OF = np.arange(2 * BINS + 2) % BINS  # unsigned orientation bin of a bin over the full turn
 MAYBE = 0.1  # a crop read as a par digit with more than this is read again with its ink varied
 SLANTS = (-0.3, -0.15, 0.15, 0.3)  # shears a reading must survive (x shift per pixel of height)
-HIDDEN = 256  # hidden units of the network
+HIDDEN = 256  # hidden units of each member network
+MEMBERS = 3  # networks trained from different starting weights, read together (a steadier reading)
 SQUARES, LONE = 6000, 400  # training: drawn tee/green squares, and lone digits per class
 
 
@@ -116,21 +117,22 @@ def describe(patch: np.ndarray) -> np.ndarray:
 @cache
 def _weights() -> dict[str, np.ndarray]:
     with np.load(MODEL) as data:
-        return {k: data[k] for k in data.files}
+        return {k: data[k].astype(np.float32) for k in data.files}
 
 
 def predict(features: np.ndarray) -> np.ndarray:
-    """Class probabilities (N, 4) for feature rows (N, F)."""
+    """Class probabilities (N, 4) for feature rows (N, F): the mean of the member networks' probabilities."""
     w = _weights()
     x = (features - w["mean"]) / w["scale"]
-    # In blocks of a few rows: a product this small stays on one thread, a larger one wakes the BLAS
-    # thread pool, which costs far more than it saves.
-    hidden = np.maximum(np.concatenate([x[i:i + 4] @ w["w1"] for i in range(0, len(x), 4)] or [x @ w["w1"]])
-                        + w["b1"], 0.0)
-    logits = hidden @ w["w2"] + w["b2"]
-    logits -= logits.max(axis=1, keepdims=True)
+    # Two rows at a time: a product this small stays on one thread, a larger one wakes the BLAS thread
+    # pool, which costs far more than it saves.
+    w1 = w["w1"]
+    hidden = np.maximum(np.concatenate([x[i:i + 2] @ w1 for i in range(0, len(x), 2)] or [x @ w1]) + w["b1"], 0.0)
+    members = len(w["w2"])
+    logits = np.einsum("nmh,mhc->nmc", hidden.reshape(len(x), members, -1), w["w2"]) + w["b2"]
+    logits -= logits.max(axis=2, keepdims=True)
     p = np.exp(logits)
-    return p / p.sum(axis=1, keepdims=True)
+    return (p / p.sum(axis=2, keepdims=True)).mean(axis=1)
 
 
 def read_digit(patch: np.ndarray) -> np.ndarray:
@@ -326,16 +328,25 @@ def build(squares: int = SQUARES, seed: int = 0) -> dict[str, np.ndarray]:
 
 
 def train_on(samples: list[tuple[np.ndarray, int, int]], seed: int = 0) -> dict[str, np.ndarray]:
-    """Network arrays from labelled crops, each upright digit also trained once more varied."""
+    """Network arrays from labelled crops, each upright digit also trained once more varied: ``MEMBERS``
+    networks from different starting weights, their hidden layers side by side."""
     from scanner.games.eighteen.digits_train import features, varied
 
     x, y = features(samples + varied(samples, np.random.default_rng(seed)))
-    return train_model(x, y, seed)
+    nets = [train_model(x, y, seed + m) for m in range(MEMBERS)]
+    return {"mean": nets[0]["mean"], "scale": nets[0]["scale"],
+            "w1": np.concatenate([n["w1"] for n in nets], axis=1), "b1": np.concatenate([n["b1"] for n in nets]),
+            "w2": np.stack([n["w2"] for n in nets]), "b2": np.stack([n["b2"] for n in nets])}
+
+
+def save(arrays: dict[str, np.ndarray]) -> None:
+    """Write the network to ``MODEL``: weights at half precision (they keep far more digits than matter)."""
+    np.savez_compressed(MODEL, **{k: v.astype(np.float32 if k in ("mean", "scale") else np.float16)
+                                  for k, v in arrays.items()})
 
 
 if __name__ == "__main__":
-    arrays = build()
-    np.savez_compressed(MODEL, **{k: v.astype(np.float32) for k, v in arrays.items()})
+    save(build())
     _weights.cache_clear()
     from scanner.games.eighteen.digits_train import features, square_training_set
 
