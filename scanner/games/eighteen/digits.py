@@ -2,13 +2,14 @@
 
 The pieces come from ``parmarks``. The reader is a few small neural networks (one hidden layer each, their
 probabilities averaged) over HOG features of a piece's ink. They are trained (``digits_train``; run
-``python -m scanner.games.eighteen.digits`` to rebuild ``digits_model.npz``) on the very pieces a scan cuts from tee/green squares drawn by the random
-hands and pens of the fixtures' art module and photographed at random sizes and blur, plus lone digits in
-typefaces and hands with random slant, rotation and stroke width. It has a fourth class, "not a par
-digit": flags, stubs, rings, fragments, part of a digit, and the digits turned by 90, 180 and 270 degrees -
-so it also says whether a digit is upright, which is how the plan's orientation is found. Each upright
-digit is also trained once more with a pixel of ink more or less, or more or less slanted, and a piece
-that may be a digit is read thrice, as cut and a pixel thicker and thinner (``read_rotations``).
+``python -m scanner.games.eighteen.digits`` to rebuild ``digits_model.npz``) on the very pieces a scan cuts
+from tee/green squares drawn by the random hands and pens of the fixtures' art module, varied further, and
+photographed at random sizes and blur, plus lone digits in typefaces and hands with random slant, rotation
+and stroke width. It has a fourth class, "not a par digit": flags, stubs, rings, blots, fragments, part of
+a digit, and the digits turned by 90, 180 and 270 degrees - so it also says whether a digit is upright,
+which is how the plan's orientation is found. Each upright digit is also trained once more with a pixel of
+ink more or less, or more or less slanted, and a piece that may be a digit is read thrice, as cut and a
+pixel thicker and thinner (``read_rotations``).
 
 Example:
     >>> import numpy as np, cv2
