@@ -243,3 +243,29 @@ def test_the_network_reads_hands_unlike_its_training_glyphs():
                 if LABELS[int(np.argmax(probs))] != text or probs.max() < 0.6:
                     misread.append((text, k, width, shear, np.round(probs, 2).tolist()))
     assert not misread
+
+
+def test_training_candidates_are_labelled_by_how_much_of_the_digit_they_hold():
+    """The whole digit is its par (and "other" when read turned); a stray mark, a part of the digit or a blot
+    is "other"; a piece between is left out."""
+    from scanner.games.eighteen.digits_train import OTHER_KEEP, labelled
+
+    patch = _digit("5")
+    whole, stray, part, blot, between = ((patch, 0.95, 0.9, 0.05), (patch, 0.1, 0.05, 0.0), (patch, 0.95, 0.4, 0.0),
+                                         (patch, 0.9, 0.9, 0.6), (patch, 0.6, 0.9, 0.1))
+    rng = np.random.default_rng(0)
+    assert all((turn == 0) == (label == LABELS.index("5")) for _ in range(20)
+               for _, turn, label in labelled([whole], 5, rng))
+    others = [label for _ in range(200) for _, _, label in labelled([stray, part, blot], 5, rng)]
+    assert set(others) == {LABELS.index("other")}
+    assert 0.8 * OTHER_KEEP < len(others) / 600 < 1.2 * OTHER_KEEP
+    assert not labelled([between], 5, rng)
+
+
+def test_each_upright_digit_is_trained_once_more_varied():
+    from scanner.games.eighteen.digits_train import varied
+
+    five, other = _digit("5"), np.ones((9, 9), np.uint8)
+    extra = varied([(five, 0, 2), (five, 1, 3), (other, 0, 3)], np.random.default_rng(1))
+    assert len(extra) == 1 and extra[0][1:] == (0, 2)
+    assert extra[0][0].any() and not np.array_equal(extra[0][0], five)
