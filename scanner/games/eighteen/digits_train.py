@@ -47,6 +47,7 @@ DIGIT_SHARE, OTHER_SHARE = 0.8, 0.3  # a candidate's share of digit ink (and the
 # strokes together), and the share that makes it a blot no reader could tell
 BLEED, BLOT = 0.2, 0.4
 CHUNK = 6000  # squares drawn from one random stream
+RINGED = 0.25  # share of digits with a ring drawn round them
 OTHER_KEEP = 0.5  # share of the "other" candidates trained on (a square gives several times more than digits)
 PART = 0.6  # a candidate holding less of the digit than this is "other" (a 5 without its bar is no 3)
 FONTS = sorted(Path("/usr/share/fonts/truetype").rglob("*.ttf"))
@@ -156,16 +157,20 @@ def _write_varied(art, own, pen, hand, rng: np.random.Generator, text: str, cent
         own.stroke(pen, pts, rng, wobble=0.4, overshoot=0.25)
 
 
-def _ring(art, ink, pen, rng: np.random.Generator, cover: np.ndarray) -> None:
-    """A ring drawn round the digit whose coverage is ``cover``: loose or tight enough to touch it."""
+def _ring(art, ink, pen, rng: np.random.Generator, cover: np.ndarray) -> np.ndarray:
+    """A ring drawn round the digit whose coverage is ``cover``, loose or tight enough to touch it: its mask."""
     ys, xs = np.nonzero(cover > 0.1)
     if not len(xs):
-        return
+        return np.zeros(cover.shape, np.uint8)
+    own = art.Ink(*ink.shape, ink.ppm, rng)
     cx, cy = (xs.min() + xs.max()) / 2 / ink.ppm, (ys.min() + ys.max()) / 2 / ink.ppm
     r = rng.uniform(0.5, 0.8) * max(np.ptp(xs), np.ptp(ys)) / ink.ppm
     a = np.linspace(0, 2 * np.pi, 30) + rng.uniform(0, 2 * np.pi)
     squash = rng.uniform(0.85, 1.15)
-    ink.stroke(pen, np.c_[cx + r * np.cos(a), cy + squash * r * np.sin(a)], rng, wobble=0.4, closed=True)
+    own.stroke(pen, np.c_[cx + r * np.cos(a), cy + squash * r * np.sin(a)], rng, wobble=0.4, closed=True)
+    ring = own.coverage(pen)
+    np.maximum(ink.coverage(pen), ring, out=ink.coverage(pen))
+    return (ring > 0.35).astype(np.uint8)
 
 
 @contextlib.contextmanager
@@ -193,9 +198,9 @@ def _digit_layer(art, rng: np.random.Generator) -> Iterator[list]:
         elif roll < 0.6:
             cover = _elastic(cover, rng, rng.uniform(0.04, 0.15))
         np.maximum(ink.coverage(pen), cover, out=ink.coverage(pen))
-        captured.append((cover > 0.35).astype(np.uint8))
-        if rng.random() < 0.15:
-            _ring(art, ink, pen, rng, cover)
+        digit = (cover > 0.35).astype(np.uint8)
+        ring = _ring(art, ink, pen, rng, cover) if rng.random() < RINGED else np.zeros_like(digit)
+        captured.append(np.where(digit > 0, 1, 2 * ring).astype(np.uint8))
 
     art.write = write
     try:
@@ -205,12 +210,14 @@ def _digit_layer(art, rng: np.random.Generator) -> Iterator[list]:
 
 
 def draw_square(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """A tee/green square amid neighbours, as drawn: (RGB image, quad of the square, digit mask, par)."""
+    """A tee/green square amid neighbours, as drawn: (RGB image, quad of the square, mask of the digit (1)
+    and the ring round it (2), par)."""
     from fixtures.art.eighteen import pen as art
     from fixtures.art.eighteen.sheet import printer_pen, random_style
 
     style = random_style(rng)
-    pen, hand = art.random_pen(rng), art.random_hand(rng)
+    # rings are drawn with the digit (``_digit_layer``), so that the truth knows them
+    pen, hand = art.random_pen(rng), dataclasses.replace(art.random_hand(rng), ring_par=0.0)
     shade_pen = pen if rng.random() < 0.6 else art.random_pen(rng, weights=art.SHADE_WEIGHTS)
     side = int(3 * CELL_MM * PPM)
     ink = art.Ink(side, side, PPM, rng)
@@ -277,10 +284,12 @@ def measured_candidates(rng: np.random.Generator) -> tuple[list[tuple[np.ndarray
     image, quad, mask, par = draw_square(rng)
     photo, quad, mask = photograph(image, quad, mask, rng)
     ink = square_ink(photo, quad)
-    digit = square_ink(np.dstack([255 - 255 * mask] * 3).astype(np.uint8), quad) > 0.5
+    digit, ring = (square_ink(np.dstack([255 - 255 * (mask == v)] * 3).astype(np.uint8), quad) > 0.5 for v in (1, 2))
     pad = int(round(PAD * CROP))
-    near = cv2.dilate(digit.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
-    off = ~cv2.dilate(digit.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)  # the paper round its strokes
+    # a ring round the digit is part of it: the digit is as plain with it as without
+    marked = (digit | ring).astype(np.uint8)
+    near = cv2.dilate(marked, np.ones((5, 5), np.uint8)).astype(bool)
+    off = ~cv2.dilate(marked, np.ones((3, 3), np.uint8)).astype(bool)  # the paper round its strokes
     plain = [without_lines((ink > level).astype(np.uint8), CROP)
              for level in dict.fromkeys(ink_levels(ink, rng.uniform(0.12, 0.3)))]
     path, width = diagonal_stroke(plain[0], CROP, pad)
