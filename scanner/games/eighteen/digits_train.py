@@ -7,12 +7,13 @@ so that the neighbours' strokes run over the border as on a plan. The par digit 
 own, so the ground truth says which pixels are the digit, and varied for hands unlike any of the art
 module's: other shapes (``SHAPES``: a cusped or flat-topped 3, an open or crossed 4, a 5 whose bar floats
 free), any slant and width, strokes set apart, a broader pen, an elastic warp or a typeface, moved towards
-or over the lines, a ring round it. The block is then blurred (sometimes heavily), shrunk to a random
-size, given noise and JPEG artefacts, and cut into candidates. A candidate that is the digit (nearly all
-of the digit's visible ink, little else, its strokes not run together) is labelled with it; one that holds
-little of the digit, or is a blot, is "other"; one with only part of the digit is "other" too (a 5
-without its bar must not pass for a 3); anything between is left out. Digits turned by a quarter or half
-turn are "other" too: that is how the reader tells which way is up.
+or over the lines, a ring round it (drawn on a layer of its own too). The block is then blurred (sometimes
+heavily), shrunk to a random size, given noise and JPEG artefacts, and cut into candidates. A candidate
+that is the digit (nearly all of the digit's visible ink, little else but a ring round it, its strokes not
+run together) is labelled with it; one that holds little of the digit, or is a blot, is "other"; one with
+only part of the digit is "other" too (a 5 without its bar must not pass for a 3); anything between is
+left out. Digits turned by a quarter or half turn are "other" too: that is how the reader tells which way
+is up.
 
 Needs the development dependencies (the fixtures package, scikit-learn).
 """
