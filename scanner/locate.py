@@ -33,6 +33,7 @@ MIN_LEVEL = 12.0  # faintest line strength (black-hat, 0-255) looked at: paper t
 LEVELS = 6  # line strength levels tried, halving from the photo's strongest tenth down to MIN_LEVEL
 CANDIDATES = 8  # largest webs of lines examined at each level
 MIN_CELL_PIXELS = 9  # least area of an enclosed cell at working scale (3 x 3 pixels)
+EDGE_YIELD = 0.25  # least share of its cells a stronger web inside the photo needs to win over one running off it
 BACKGROUND = 0.5  # share of the photo from which a web that runs off it is taken for the background
 LATTICE_PAPER = 0.5  # least paper a lattice's cells enclose, per pixel of its lines (a grid: 2-5; stripes,
 # a checked cloth: 0-0.3; a grid under heavy pen: about 1)
@@ -113,6 +114,8 @@ class _Web:
     pixels: int
     cells: int
     background: bool  # runs off the photo and spans most of it: a cloth's or a floor's pattern
+    edge: bool = False  # runs off the photo
+    level: float = 0.0  # the line strength it was found at
 
     def points(self) -> np.ndarray:
         """(N, 2) x, y of the web's pixels."""
@@ -135,8 +138,27 @@ def _webs(strength: np.ndarray, threshold: float) -> list[_Web]:
             height, width = strength.shape
             edge = x == 0 or y == 0 or x + w == width or y + h == height
             background = edge and w * h >= BACKGROUND * width * height
-            webs.append(_Web(component, (x, y), pixels, cells, background))
+            webs.append(_Web(component, (x, y), pixels, cells, background, edge, threshold))
     return webs
+
+
+def _grid_web(webs: list[_Web]) -> _Web:
+    """The web that is the printed grid: the one enclosing the most cells, the first (strongest level) of
+    equals, but not the background (a checked cloth's faint lines join up into a web over the whole photo,
+    with more cells than a plan that takes up part of it). A web running off the photo that only joins up at
+    a fainter level than a web inside it with a fair share (``EDGE_YIELD``) of its cells yields to that one: a
+    cloth's checks around a plan. A plan cut by the photo's edge is its own strongest web, and stays chosen
+    (and refused).
+
+    >>> from dataclasses import replace
+    >>> cloth = _Web(np.ones((1, 1), np.uint8), (0, 0), 1, 305, False, True, 21.75)
+    >>> plan = _Web(np.ones((1, 1), np.uint8), (0, 0), 1, 104, False, False, 43.5)
+    >>> _grid_web([cloth, plan]).cells, _grid_web([replace(cloth, level=43.5), plan]).cells
+    (104, 305)
+    """
+    best = max(webs, key=lambda web: (not web.background, web.cells))
+    inside = [web for web in webs if not web.edge and web.level > best.level and web.cells >= EDGE_YIELD * best.cells]
+    return max(inside, key=lambda web: web.cells) if best.edge and inside else best
 
 
 def find_grid_quad(image: np.ndarray, side: int = WORK_SIDE) -> GridQuad:
@@ -155,9 +177,7 @@ def find_grid_quad(image: np.ndarray, side: int = WORK_SIDE) -> GridQuad:
     webs = [web for level in levels for web in _webs(strength, level)]
     if not webs:
         raise ScanError("no printed grid found (no lattice of thin dark lines in the photo)")
-    # A checked cloth's faint lines join up into a web over the whole photo, with more cells than a plan
-    # that takes up part of it. The first (strongest level) of equals.
-    best = max(webs, key=lambda web: (not web.background, web.cells))
+    best = _grid_web(webs)
     quad = quad_from_points(best.points())
     area = abs(cv2.contourArea(quad)) / float(small.shape[0] * small.shape[1])
     if area < MIN_AREA_FRACTION:

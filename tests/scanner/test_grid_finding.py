@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from scanner.grid import PLAUSIBLE, _Axis, _choose_counts, find_lattice
-from scanner.locate import enclosed_cells, find_grid_quad
+from scanner.locate import _grid_web, _Web, enclosed_cells, find_grid_quad
 from scanner.rectify import PHONE_HFOV, rectangle_aspect
 
 GRID = (200, 150, 500, 450)  # left, top, right, bottom of a 10 x 10 grid on the test photos
@@ -199,3 +199,17 @@ def test_the_sides_alone_mislead_on_a_slanted_sheet():
     corners = _seen(1.0, 1.1, 35, 0)
     sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
     assert (sides[1] + sides[3]) / (sides[0] + sides[2]) < 1.0  # looks wider than tall
+
+
+def _web(cells: int, edge: bool, level: float) -> _Web:
+    return _Web(np.ones((1, 1), np.uint8), (0, 0), 1, cells, False, edge, level)
+
+
+def test_a_cloths_faint_checks_running_off_the_photo_yield_to_the_plan_inside_it():
+    cloth, plan = _web(305, edge=True, level=21.75), _web(104, edge=False, level=43.5)  # measured on a gingham cloth
+    assert _grid_web([cloth, plan]) is plan
+
+
+def test_a_plan_cut_by_the_photo_edge_stays_chosen_over_its_score_boxes():
+    cut_plan, score_boxes = _web(50, edge=True, level=87.0), _web(18, edge=False, level=87.0)
+    assert _grid_web([cut_plan, score_boxes]) is cut_plan
