@@ -114,8 +114,8 @@ class _Web:
     pixels: int
     cells: int
     background: bool  # runs off the photo and spans most of it: a cloth's or a floor's pattern
-    edge: bool = False  # runs off the photo
-    level: float = 0.0  # the line strength it was found at
+    edge: bool  # runs off the photo
+    level: float  # the line strength it was found at
 
     def points(self) -> np.ndarray:
         """(N, 2) x, y of the web's pixels."""

@@ -82,9 +82,9 @@ def rectangle_aspect(corners: np.ndarray, image_shape: tuple[int, ...], hfov_deg
     >>> round(rectangle_aspect(leaning, (400, 400)), 2)  # tilted 40 degrees away (its sides: 0.77)
     1.0
     """
-    tl, tr, br, bl = (np.array([x, y, 1.0]) for x, y in np.asarray(corners, np.float64))
-    sides = np.linalg.norm(np.asarray(corners, np.float64) - np.roll(np.asarray(corners, np.float64), -1, axis=0),
-                           axis=1)  # top, right, bottom, left
+    pts = np.asarray(corners, np.float64)
+    tl, tr, br, bl = (np.array([x, y, 1.0]) for x, y in pts)
+    sides = np.linalg.norm(pts - np.roll(pts, -1, axis=0), axis=1)  # top, right, bottom, left
     plain = float((sides[1] + sides[3]) / (sides[0] + sides[2]))
     h, w = image_shape[:2]
     f = (max(w, h) / 2) / np.tan(np.deg2rad(hfov_deg) / 2)

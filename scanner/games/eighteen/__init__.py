@@ -39,6 +39,7 @@ GRID_SIDE = 640  # first rectification: grid side in pixels
 MARGIN = 48
 PAPER_SPREADS = 16  # ink threshold: this many spreads of the paper's texture above its median
 FLAG_BELOW = 0.8  # reads less sure than this are flagged for review
+BLANK_DOUBT = FLAG_BELOW - 0.1  # confidence cap of a square that may or may not be blank (shade, faint strokes)
 ORIENT_SURE = 0.9  # below this, the plan's orientation is reported as uncertain
 GRID_SURE = 0.7  # least share of grid line segments the photo confirms for squares to be trusted (a right
 # grid: 0.75-1, most above 0.9)
@@ -159,7 +160,7 @@ def _doubt_shade(guess: Guess, lifted: float) -> Guess:
     """A blank reading of an evenly darkened square is unsure: shade, or a blackout in a light pen."""
     if guess.value["k"] != "empty" or lifted < SHADE_DOUBT:
         return guess
-    return Guess(guess.value, min(guess.confidence, FLAG_BELOW - 0.1), (({"k": "mountain", "style": "black"}, 0.3),),
+    return Guess(guess.value, min(guess.confidence, BLANK_DOUBT), (({"k": "mountain", "style": "black"}, 0.3),),
                  note="evenly dark square: shade, or blacked out in a light pen")
 
 
@@ -184,7 +185,7 @@ def _read_faint(patches: np.ndarray, which: list[int], threshold: float) -> list
     for f, p in zip(measured, probs, strict=True):
         g = read_square(f, p)
         blank = () if g.value["k"] == "empty" else (({"k": "empty"}, 0.5),)
-        out.append(Guess(g.value, min(g.confidence, FLAG_BELOW - 0.1), blank + g.alternatives,
+        out.append(Guess(g.value, min(g.confidence, BLANK_DOUBT), blank + g.alternatives,
                          note="faint strokes, read below the plan's ink level", diagonal=g.diagonal,
                          halves=g.halves))
     return out
