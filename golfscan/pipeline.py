@@ -6,11 +6,13 @@ import copy
 import json
 from collections.abc import Collection
 from dataclasses import dataclass, replace
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
+from threadpoolctl import ThreadpoolController
 
 from golfscan import corrections
 from rules import registry
@@ -131,21 +133,30 @@ def read_photo(
     scanner's reason stands.
     """
     detected = game is None
-    game, photo = load_and_detect(path, game)
-    refused: list[str] = []
-    while True:
-        try:
-            return photo, read_board(photo, game, setup, debug)
-        except ScanError as err:
-            refused.append(game)
-            if not detected:
-                raise
-            seen = shrink(photo, detect_pixels())  # likelihoods judge the size they were detected at
+    with _blas().limit(limits=1, user_api="blas"):
+        game, photo = load_and_detect(path, game)
+        refused: list[str] = []
+        while True:
             try:
-                game = detect_game(seen.image, exclude=refused, least=SURE_LIKELIHOOD)
-            except ScanError:
-                raise err from None
-            photo = at_work_size(path, seen, game)
+                return photo, read_board(photo, game, setup, debug)
+            except ScanError as err:
+                refused.append(game)
+                if not detected:
+                    raise
+                seen = shrink(photo, detect_pixels())  # likelihoods judge the size they were detected at
+                try:
+                    game = detect_game(seen.image, exclude=refused, least=SURE_LIKELIHOOD)
+                except ScanError:
+                    raise err from None
+                photo = at_work_size(path, seen, game)
+
+
+@cache
+def _blas() -> ThreadpoolController:
+    """The BLAS thread pools. Every matrix product a scanner makes is small (a card against a few dozen faces,
+    a few hundred digit crops through a small network): more threads only spin waiting for each other, which
+    costs several times the work, and a batch already runs one photo per core."""
+    return ThreadpoolController()
 
 
 def work_pixels(game: str) -> int:

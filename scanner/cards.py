@@ -25,11 +25,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cache
 
 import cv2
 import numpy as np
-from threadpoolctl import ThreadpoolController
 
 from scanner.debug import draw_polygon
 from scanner.locate import downscale
@@ -672,10 +670,6 @@ class Templates:
         """Match of a rectified card (BGR, at ``px_per_mm``) with every face, as given and turned: the
         scores (n, 2); and the match over only the regions where each face shows something (n, 2), which
         a blank thing of card size (a phone, a coaster) cannot earn by being as blank as a sparse card."""
-        with _blas().limit(limits=1, user_api="blas"):
-            return self._scores(card)
-
-    def _scores(self, card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         out = np.zeros((len(self.labels), 2))
         shown = np.zeros((len(self.labels), 2))
         gate = np.zeros((len(self.labels), 2))
@@ -698,9 +692,3 @@ class Templates:
         weight_shown = (np.array(self.weights)[:, None] * (self.energy > 0.99)).sum(axis=0)
         return out / sum(self.weights) - (gate < gate.max() - GATE), shown / weight_shown[:, None]
 
-
-@cache
-def _blas() -> ThreadpoolController:
-    """The BLAS thread pools. A card against a few dozen faces is a small product: more threads only spin
-    waiting for each other, and on a busy machine cost several times the work."""
-    return ThreadpoolController()

@@ -125,10 +125,7 @@ def predict(features: np.ndarray) -> np.ndarray:
     """Class probabilities (N, 4) for feature rows (N, F): the mean of the member networks' probabilities."""
     w = _weights()
     x = (features - w["mean"]) / w["scale"]
-    # Two rows at a time: a product this small stays on one thread, a larger one wakes the BLAS thread
-    # pool, which costs far more than it saves.
-    w1 = w["w1"]
-    hidden = np.maximum(np.concatenate([x[i:i + 2] @ w1 for i in range(0, len(x), 2)] or [x @ w1]) + w["b1"], 0.0)
+    hidden = np.maximum(x @ w["w1"] + w["b1"], 0.0)
     members = len(w["w2"])
     logits = np.einsum("nmh,mhc->nmc", hidden.reshape(len(x), members, -1), w["w2"]) + w["b2"]
     logits -= logits.max(axis=2, keepdims=True)

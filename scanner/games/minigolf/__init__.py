@@ -15,7 +15,6 @@ from typing import Any
 
 import cv2
 import numpy as np
-from threadpoolctl import threadpool_limits
 
 from rules.minigolf.catalogue import UNKNOWN
 from scanner.debug import Debug
@@ -294,10 +293,9 @@ def _best_lattice(p: Prepared, quad: np.ndarray, options: list[tuple[int, int]])
 def course_lattice(image: np.ndarray) -> tuple[Prepared, Lattice, float]:
     """The course prepared and its tile lattice, with how well its cells match tiles (``_best_lattice``):
     found once for the photo's likelihood and its scan."""
-    with threadpool_limits(limits=1, user_api="blas"):
-        p = prepare(image)
-        quad = boundary_quad(p.region)
-        return (p, *_best_lattice(p, quad, tile_counts(quad, p.masks.path, p.masks.art)))
+    p = prepare(image)
+    quad = boundary_quad(p.region)
+    return (p, *_best_lattice(p, quad, tile_counts(quad, p.masks.path, p.masks.art)))
 
 
 def doubtful(rd: TileRead) -> bool:
@@ -435,12 +433,6 @@ def strays(tiles: dict[tuple[int, int], TileRead]) -> set[tuple[int, int]]:
 
 def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | None = None) -> ScanResult:
     """Read the course in ``image`` (BGR, displayed orientation) into a Minigolf Designer board file."""
-    # every product here is small: more BLAS threads only spin waiting for each other (three times the time)
-    with threadpool_limits(limits=1, user_api="blas"):
-        return _scan(image, setup, debug)
-
-
-def _scan(image: np.ndarray, setup: dict[str, Any] | None, debug: Debug | None) -> ScanResult:
     p, lattice, _ = course_lattice(image)
     rows, cols = lattice.rows, lattice.cols
     a = np.array([[1 / p.scale, 0, 0.5 / p.scale - 0.5 + p.offset[0]],
