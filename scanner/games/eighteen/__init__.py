@@ -209,6 +209,20 @@ def twin_reading(own: Guess, twin: Guess, score: float) -> Guess:
     return Guess({"k": "gorse"}, confidence, ((own.value, own.confidence),), note="printed symbol")
 
 
+def maybe_printed(own: Guess) -> Guess:
+    """A confident reading of a square whose ink nearly repeats another's (``planmod.PRINTED_MATCH`` and
+    up): a symbol printed on the sheet repeats like that, and another sheet's symbol can look like anything
+    drawn. The reading stands, flagged, with gorse offered; a square read as gorse stays as it is.
+
+    >>> maybe_printed(Guess({"k": "water"}, 0.9)).confidence, maybe_printed(Guess({"k": "gorse"}, 0.9)).confidence
+    (0.7, 0.9)
+    """
+    if own.value["k"] == "gorse":
+        return own
+    return Guess(own.value, min(own.confidence, TWIN_DOUBT), own.alternatives + (({"k": "gorse"}, 0.3),),
+                 note="ink repeats another square's: maybe a symbol printed on the sheet")
+
+
 def _look_alikes(patches: dict[tuple[int, int], np.ndarray]) -> list[tuple[int, int]]:
     """Inked squares whose coarse, blurred ink correlates closely with another's: worth the exact
     printed-twin test."""
@@ -305,9 +319,14 @@ def read_plan(image: np.ndarray) -> PlanReading:
     # override a confident reading too (a coarse look first keeps this cheap).
     drawn = {(r, c): p for (r, c), p in free.items() if guesses[r][c].value["k"] != "empty"}
     alike = [k for k in _look_alikes(drawn) if k not in twins]
-    twins |= {k: v for k, v in planmod.printed_twins(free, alike).items() if v[0] >= PRINTED_SURE}
+    near = planmod.printed_twins(free, alike)
+    twins |= {k: v for k, v in near.items() if v[0] >= PRINTED_SURE}
     for (r, c), (score, twin) in twins.items():
         final[r][c] = twin_reading(guesses[r][c], guesses[twin[0]][twin[1]], score)
+    # a twin not quite close enough to override may still be another sheet's printed symbol (read as a lake,
+    # say): the reading stands, for a person to check
+    for r, c in near.keys() - twins.keys():
+        final[r][c] = maybe_printed(final[r][c])
     digit_reads = {(r, c): planmod.read_par(cs, probs[r, c], turns) for (r, c), cs in cands.items()}
     sides = planmod.tee_sides(guesses, digit_reads)
     for (r, c), digit in digit_reads.items():
