@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -37,13 +39,20 @@ class Read:
 
 @dataclass
 class ScanResult:
-    """What a game plugin returns: the board file it read, every read, and an overlay."""
+    """What a game plugin returns: the board file it read, every read, and how to draw its overlay. The
+    overlay is drawn when first asked for: a batch keeps a preview of it, a plain scan or a benchmark none.
+    """
 
     game: str
     board: dict[str, Any]
     reads: list[Read]
-    overlay: np.ndarray | None = None
+    draw_overlay: Callable[[], np.ndarray] | None = field(default=None, repr=False)
     warnings: list[str] = field(default_factory=list)
+
+    @cached_property
+    def overlay(self) -> np.ndarray | None:
+        """The photo with the reads drawn on it, doubtful ones marked."""
+        return None if self.draw_overlay is None else self.draw_overlay()
 
     @property
     def flagged(self) -> list[Read]:

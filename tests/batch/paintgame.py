@@ -99,7 +99,7 @@ def scan(image: np.ndarray, setup=None, debug=None) -> ScanResult:
         cells.append(row)
     board = {"format": "golfscan/18-holes", "version": 1, "grid": {"rows": rows, "cols": cols}, "cells": cells,
              "review": [read.review_entry() | {"note": read.note} for read in reads if read.flagged]}
-    return ScanResult(GAME, board, reads, overlay)
+    return ScanResult(GAME, board, reads, lambda: overlay)
 
 
 def register(plugins: dict) -> None:

@@ -10,6 +10,7 @@ tee/green sides (``plan``), then write the board with a review entry for every d
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import cv2
@@ -390,10 +391,10 @@ def scan(image: np.ndarray, setup: dict | None = None, debug: Debug | None = Non
                    "grid_corners": rect.to_photo(lattice.corners()).round(1).tolist()},
         "review": [r.review_entry() for r in reads if r.flagged],
     }
-    overlay = draw_overlay(image, reads, rect, lattice)
+    overlay = partial(draw_overlay, image, reads, rect, lattice)
     if debug is not None:
         debug.add("grid", lattice.draw(rect.image))
-        debug.add("reads", overlay)
+        debug.add("reads", overlay())
     return ScanResult(GAME, board, reads, overlay, warnings)
 
 

@@ -22,7 +22,7 @@ last course card, divided by the stand-in length of a ball.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import cache, lru_cache
+from functools import cache, lru_cache, partial
 from typing import Any
 
 import cv2
@@ -450,9 +450,9 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
     players = table["players"][:slot] + [player] + table["players"][slot:]
     board = {**table, "players": players, "review": [r.review_entry() for r in out_reads if r.flagged],
              "source": {"scanner": GAME}}
-    overlay = draw_overlay(image, club, out_reads)
+    overlay = partial(draw_overlay, image, club, out_reads)
     if debug is not None:
-        debug.add("cards", overlay)
+        debug.add("cards", overlay())
     return ScanResult(GAME, board, out_reads, overlay, warnings)
 
 

@@ -16,7 +16,7 @@ Setup (optional) is a partial board laid over the read one, e.g. ``{"rounds": [{
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import permutations
 from typing import Any
 
@@ -258,9 +258,9 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
     board = {"format": "golfscan/gnoming-a-round", "version": 1, "rounds": [rnd],
              "source": {"scanner": GAME, "cards_found": len(reads)},
              "review": [r.review_entry() for r in all_reads if r.flagged]}
-    overlay = draw_overlay(image, all_reads, grids, names)
+    overlay = partial(draw_overlay, image, all_reads, grids, names)
     if debug is not None:
-        debug.add("cards", overlay)
+        debug.add("cards", overlay())
     return ScanResult(GAME, board, all_reads, overlay, warnings)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 import cv2
@@ -510,13 +511,13 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
         "source": {"reader": "golfscan minigolf-designer scanner", "lattice": {"rows": rows, "cols": cols}},
         "review": [r.review_entry() for r in reads if r.flagged],
     }
-    overlay = draw_overlay(image, reads, shown)
+    overlay = partial(draw_overlay, image, reads, shown)
     if debug is not None:
         vis = p.small.copy()
         vis[p.masks.grass] = (0, 160, 0)
         vis[p.masks.path] = (0, 0, 220)
         debug.add("masks", vis)
-        debug.add("board", overlay)
+        debug.add("board", overlay())
     return ScanResult(GAME, board, reads, overlay, warnings)
 
 
