@@ -26,6 +26,7 @@ import numpy as np
 
 from scanner.debug import draw_polygon
 from scanner.errors import ScanError
+from scanner.histogram import uint8_percentile
 
 WORK_SIDE = 1000  # longer side of the working copy: fast, and grid lines stay 1-3 px wide
 MIN_AREA_FRACTION = 0.02  # a grid smaller than this share of the photo cannot be read anyway
@@ -172,7 +173,7 @@ def find_grid_quad(image: np.ndarray, side: int = WORK_SIDE) -> GridQuad:
     """
     small, scale = downscale(image, side)
     strength = thin_dark(small, 7)
-    top = float(np.percentile(strength, 90))
+    top = uint8_percentile(strength, 90)
     levels = sorted({max(MIN_LEVEL, top / 2 ** k) for k in range(LEVELS)}, reverse=True)
     webs = [web for level in levels for web in _webs(strength, level)]
     if not webs:

@@ -28,6 +28,7 @@ from scanner.games.eighteen.features import CellFeatures, binarize, measure_all
 from scanner.games.eighteen.parmarks import square_candidates
 from scanner.games.eighteen.squares import kind_probabilities
 from scanner.grid import Lattice, find_lattice
+from scanner.histogram import uint8_percentile
 from scanner.locate import WORK_SIDE, GridQuad, find_grid_quad
 from scanner.memo import same_image
 from scanner.rectify import Rectified, rectangle_aspect, rectify
@@ -400,10 +401,9 @@ def scan(image: np.ndarray, setup: dict | None = None, debug: Debug | None = Non
 
 def draw_overlay(image: np.ndarray, reads: list[Read], rect: Rectified, lattice: Lattice) -> np.ndarray:
     """The photo with the grid and each square's reading; doubtful reads in red."""
-    out = image.copy()
     thick = max(1, image.shape[1] // 800)
     pts = rect.to_photo(lattice.points.reshape(-1, 2)).reshape(lattice.points.shape)
-    drawn = Lattice(pts, lattice.line_support).draw(out, (0, 200, 0))
+    drawn = Lattice(pts, lattice.line_support).draw(image, (0, 200, 0))  # a copy
     scale = max(0.4, float(np.linalg.norm(pts[0, 1] - pts[0, 0])) / 80)
     for read in reads:
         if read.where.endswith(".par") or read.polygon is None:
@@ -439,9 +439,9 @@ def paper_share(geo: Geometry) -> float:
     (ours and another printing), at most 0.3 on tiles and cards that a grid was found in."""
     inside = np.zeros(geo.rectified.image.shape[:2], np.uint8)
     cv2.fillConvexPoly(inside, np.round(geo.lattice.corners()).astype(np.int32), 1)
-    pixels = geo.rectified.image[inside > 0].astype(np.float32)
-    white = np.maximum(np.percentile(pixels, 95, axis=0), 1.0)
-    balanced = np.clip(pixels * (white.mean() / white), 0, 255).astype(np.uint8).reshape(-1, 1, 3)
-    hsv = cv2.cvtColor(balanced, cv2.COLOR_BGR2HSV).reshape(-1, 3).astype(np.float32)
-    bright = hsv[:, 2] > 0.6 * np.percentile(hsv[:, 2], 95)
+    pixels = geo.rectified.image[inside > 0]
+    white = np.maximum(np.float32([uint8_percentile(pixels[:, k], 95) for k in range(3)]), 1.0)
+    balanced = np.clip(pixels.astype(np.float32) * (white.mean() / white), 0, 255).astype(np.uint8).reshape(-1, 1, 3)
+    hsv = cv2.cvtColor(balanced, cv2.COLOR_BGR2HSV).reshape(-1, 3)
+    bright = hsv[:, 2] > 0.6 * uint8_percentile(hsv[:, 2], 95)
     return float(np.mean(bright & (hsv[:, 1] < PAPER_SATURATION)))
