@@ -147,3 +147,22 @@ def test_the_next_game_is_detected_on_the_small_decode_though_the_first_needed_m
     assert scan == "gnoming-a-round"
     assert judged == [(200, 300, 3), (200, 300, 3)]  # not the 18 Holes decode (365 x 548)
     assert loaded.image.shape == (200, 300, 3)
+
+
+def test_a_photo_is_read_with_one_blas_thread_and_the_pools_are_restored_after(monkeypatch, tmp_path):
+    """Every product a scanner makes is small: more BLAS threads would only spin (a batch runs a photo per core)."""
+    from threadpoolctl import threadpool_info
+
+    def blas_threads() -> list[int]:
+        return [pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"]
+
+    seen: list[list[int]] = []
+    fake_plugins(monkeypatch, {"minigolf-designer": 0.9})
+    monkeypatch.setattr(sys.modules["fake_minigolf_designer"], "scan",
+                        lambda image, setup=None, debug=None: seen.append(blas_threads()) or "read")
+    before = blas_threads()
+    if not before:
+        pytest.skip("numpy without a BLAS thread pool")
+    assert pipeline.read_photo(grey_photo(tmp_path))[1] == "read"
+    assert seen == [[1] * len(before)]
+    assert blas_threads() == before
