@@ -53,11 +53,10 @@ class Candidate:
 
 def normalise(patch: np.ndarray) -> np.ndarray:
     """Binary crop -> SIDE x SIDE float image, the ink scaled to fit a 20-pixel box, centred."""
-    ys, xs = np.nonzero(patch)
-    if len(xs) == 0:
+    x, y, w, h = cv2.boundingRect(np.ascontiguousarray(patch, np.uint8))  # the ink's box (much faster than numpy's)
+    if w == 0:
         return np.zeros((SIDE, SIDE), np.float32)
-    crop = patch[ys.min():ys.max() + 1, xs.min():xs.max() + 1].astype(np.float32)
-    h, w = crop.shape
+    crop = patch[y:y + h, x:x + w].astype(np.float32)
     scale = 20.0 / max(h, w)
     crop = cv2.resize(crop, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
     out = np.zeros((SIDE, SIDE), np.float32)
