@@ -8,7 +8,15 @@ import numpy as np
 from scanner.games.eighteen import PAR_SURE
 from scanner.games.eighteen.classify import Guess
 from scanner.games.eighteen.digits import LABELS, Candidate, read_digit, steady
-from scanner.games.eighteen.parmarks import CROP, square_candidates, without_lines
+from scanner.games.eighteen.parmarks import (
+    CROP,
+    diagonal_band,
+    diagonal_stroke,
+    pieces_to_candidates,
+    square_candidates,
+    without_diagonal,
+    without_lines,
+)
 from scanner.games.eighteen.plan import UNSTEADY, half_of, read_par, resolve_teegreen
 
 QUAD = np.float32([[60, 60], [180, 60], [180, 180], [60, 180]])  # a 120-pixel square
@@ -58,6 +66,48 @@ def test_digit_written_over_the_grid_line_is_one_candidate():
     cands = square_candidates(img, QUAD, 0.3)
     assert cands and all(c.patch.shape[0] >= 0.2 * CROP for c in cands)  # whole: above and below the line
     assert all(LABELS[int(np.argmax(read_digit(c.patch)))] == "3" for c in cands)  # at every ink level
+
+
+def test_a_broad_diagonal_is_erased_across_its_whole_breadth():
+    """A broad pen's diagonal, a little off the corners: the coarse path keeps to one edge of the stroke,
+    the erasing follows the stroke's middle."""
+    pad = (126 - CROP) // 2
+    b = np.zeros((126, 126), np.uint8)
+    cv2.line(b, (pad + 4, pad), (pad + CROP, pad + CROP - 4), 1, 9)
+    assert without_diagonal(b, diagonal_band(b.shape, *diagonal_stroke(b, CROP, pad), CROP)).sum() < 0.05 * b.sum()
+
+
+def test_a_stroke_across_the_diagonal_is_kept_and_one_ending_on_it_is_not_extended():
+    b = np.zeros((100, 100), np.uint8)
+    cv2.line(b, (0, 0), (99, 99), 1, 3)  # the diagonal
+    cv2.line(b, (25, 55), (55, 25), 1, 2)  # a pen stroke across it
+    cv2.line(b, (70, 70), (70, 40), 1, 2)  # a stub drawn up to it from one side
+    cleaned = without_diagonal(b, diagonal_band(b.shape, np.float32([[0, 0], [99, 99]]), 7, 96))
+    count, labels = cv2.connectedComponents(cleaned)
+    assert count == 3  # the crossing stroke in one piece, the stub (and the background)
+    assert labels[30, 50] == labels[50, 30]  # the crossing stroke's two ends are one piece
+    assert not cleaned[66:78, 66:78].any()  # the diagonal where the stub meets it is erased all the same
+
+
+def test_digit_written_over_the_diagonal_is_read():
+    """A bold 4 across a fine diagonal: the erasing is as broad as the diagonal (not the digit's strokes),
+    and the digit's strokes across it stay."""
+    img = _sheet()
+    cv2.line(img, (60, 60), (180, 180), (140, 40, 20), 3)
+    _write(img, "4", (106, 137))  # the diagonal runs through its bar and stem
+    cands = square_candidates(img, QUAD, 0.3)
+    assert any(LABELS[int(np.argmax(read_digit(c.patch)))] == "4" for c in cands)
+
+
+def test_a_few_pixels_cut_off_a_digit_stay_with_it():
+    """A line or the diagonal taken out of a digit's stroke can leave a sliver of it apart (here the end of
+    a 5's bar, nine pixels): it is still grouped with the rest."""
+    b = np.zeros((126, 126), np.uint8)
+    cv2.putText(b, "5", (50, 75), cv2.FONT_HERSHEY_SIMPLEX, 0.8, 1, 2)
+    b[55:64, 58:60] = 0  # the bar cut through
+    assert b[55:64, 60:].sum() == 9
+    cands = pieces_to_candidates(b, CROP, (126 - CROP) // 2)
+    assert max(int(c.patch.sum()) for c in cands) == int(b.sum())
 
 
 def test_ring_round_a_digit_gives_the_digit_inside():

@@ -29,14 +29,15 @@ import cv2
 import numpy as np
 
 from scanner.games.eighteen.digits import LABELS
-from scanner.games.eighteen.features import erase_path
 from scanner.games.eighteen.parmarks import (
     CROP,
     PAD,
+    diagonal_band,
     diagonal_stroke,
     ink_levels,
     pieces_to_candidates,
     square_ink,
+    without_diagonal,
     without_lines,
 )
 
@@ -293,10 +294,10 @@ def measured_candidates(rng: np.random.Generator) -> tuple[list[tuple[np.ndarray
     off = ~cv2.dilate(marked, np.ones((3, 3), np.uint8)).astype(bool)  # the paper round its strokes
     plain = [without_lines((ink > level).astype(np.uint8), CROP)
              for level in dict.fromkeys(ink_levels(ink, rng.uniform(0.12, 0.3)))]
-    path, width = diagonal_stroke(plain[0], CROP, pad)
+    diagonal = diagonal_band(ink.shape, *diagonal_stroke(plain[0], CROP, pad), CROP)
     out, seen = [], set()
     for b in plain:
-        b = erase_path(b, path, width)
+        b = without_diagonal(b, diagonal)
         visible = digit & cv2.dilate(b, np.ones((3, 3), np.uint8)).astype(bool)
         for cand in pieces_to_candidates(b, CROP, pad):
             x, y = cand.origin

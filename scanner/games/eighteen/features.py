@@ -186,13 +186,6 @@ def diagonal_paths(b: np.ndarray, steps: int = 32) -> tuple[tuple[float, float],
     return (shares[0], shares[1]), points
 
 
-def erase_path(b: np.ndarray, path: np.ndarray, width: int) -> np.ndarray:
-    """Copy of ``b`` with the stroke along ``path`` (x, y points) removed."""
-    mask = np.zeros_like(b)
-    cv2.polylines(mask, [path.reshape(-1, 1, 2).astype(np.int32)], False, 1, width)
-    return b * (1 - mask)
-
-
 @cache
 def _stub_zones(size: int, diagonal: int) -> dict[str, np.ndarray]:
     """Per edge, the pixels where its stub's lines may lie: its side of ``diagonal``, clear of it, near the

@@ -9,10 +9,11 @@ only at the higher), and then at each level (``clean_square``):
 
 1. the printed grid lines and other long straight strokes are removed, with the pixels where a pen
    stroke crosses them put back (a digit written over a grid line stays in one piece);
-2. the diagonal is erased along its path;
-3. the remaining ink falls into connected pieces; a candidate (from any level) is a piece, a group of pieces close to
-   each other (a 5's separate bar, a digit cut by the diagonal), or the inside of a ring drawn round
-   a digit.
+2. the diagonal is erased along its path, taken through the middle of its stroke, with the pixels where
+   a pen stroke crosses it put back (a digit written over the diagonal stays in one piece);
+3. the remaining ink falls into connected pieces, down to a few pixels (what is left of a digit's stroke
+   between two lines); a candidate (from any level) is a piece, a group of pieces close to each other (a
+   5's separate bar, a digit cut by a line), or the inside of a ring drawn round a digit.
 
 Example:
     >>> import numpy as np, cv2
@@ -28,11 +29,13 @@ Example:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 
 from scanner.games.eighteen.digits import Candidate
-from scanner.games.eighteen.features import diagonal_paths, erase_path
+from scanner.games.eighteen.features import diagonal_paths
 
 CROP = 96  # pixels per square side in the digit crop
 PAD = 0.15  # crop margin beyond the square on every side, share of the side
@@ -42,12 +45,15 @@ BORDER = 0.04  # how near the border line (share of the side) a stub starts
 GAP = 0.05  # pieces closer than this share of the side may belong to one digit
 MIN_TALL, MAX_TALL, MAX_WIDE = 0.1, 0.5, 0.45  # a candidate's size, shares of the side
 MIN_AREA = 0.004  # least ink of a candidate, share of the square
+MIN_PIECE = 0.0005  # least ink of a piece that may be part of one: a digit written over a line or the diagonal
+# comes out of their removal in fragments a few pixels large
 MAX_CANDIDATES = 12  # the largest ones are read (each costs four readings): a shaded square breaks into many pieces
 INNER = 0.1  # the printed border's band, share of the side
 LEVELS = (0.5, 0.65, 0.95, 1.25)  # shares of the typical stroke strength that count as ink: the square is
 # cut at each and the pieces of all are read. A thin or faint digit is whole only at the lowest; a blurred
 # photo or a broad pen runs a small digit into a blob (or into the ring round it, the stub beside it) that
 # only the highest, the strokes' dark cores, keeps apart.
+CENTRE_REACH = 0.08  # how far (share of the side) the diagonal's stroke may lie beside its coarse path
 RING_HOLE = 0.015  # least enclosed paper of a ring drawn round a digit, share of the square
 
 
@@ -120,7 +126,7 @@ def without_lines(b: np.ndarray, side: int) -> np.ndarray:
 
 def diagonal_stroke(b: np.ndarray, side: int, pad: int) -> tuple[np.ndarray, int]:
     """The diagonal's path (x, y points in the crop) and the width to erase along it: found on a 64-pixel
-    copy of the square's binary ink ``b``."""
+    copy of the square's binary ink ``b``, then put on the middle of the stroke in ``b`` (``_centred``)."""
     square = b[pad:pad + side, pad:pad + side]
     small = (cv2.resize(square.astype(np.float32), (64, 64), interpolation=cv2.INTER_AREA) > 0.25).astype(np.uint8)
     m = 6  # the printed line's margin, as features.binarize clears it
@@ -129,7 +135,84 @@ def diagonal_stroke(b: np.ndarray, side: int, pad: int) -> tuple[np.ndarray, int
     scale = side / 64
     ends = np.float32([[0, 0], [63, 63]]) if path[0, 1] <= path[-1, 1] else np.float32([[0, 63], [63, 0]])
     full = np.vstack([ends[:1], path, ends[1:]]) * scale + pad
-    return full, _stroke_width(square) + int(round(0.05 * side))
+    # twice: a run the coarse path lies far off the middle of may reach past CENTRE_REACH the first time
+    centred, breadth = _centred(_centred(full, b, side)[0], b, side)
+    # the diagonal's own breadth where it was found (a bold digit beside a fine diagonal must not widen
+    # the erasing), and a margin for its wobble
+    return centred, int(round(breadth if breadth is not None else _stroke_width(square))) + int(round(0.05 * side))
+
+
+def _centred(path: np.ndarray, b: np.ndarray, side: int) -> tuple[np.ndarray, float | None]:
+    """The diagonal's path moved onto the middle of its stroke in ``b``, and the stroke's breadth (None when
+    no ink lies near the path): the path found on the coarse copy keeps to one edge of a broad stroke (any
+    offset on ink scores alike), and erasing along it would leave the stroke's far half. Each point moves
+    square to the diagonal to the middle of the ink run it lies on (or the nearest within
+    ``CENTRE_REACH``); the shifts are smoothed along the path and the breadth is the runs' median (a digit
+    crossing the diagonal widens the run at a few points only)."""
+    diag = path[-1] - path[0]
+    normal = np.float32([-diag[1], diag[0]]) / (np.linalg.norm(diag) + 1e-6)
+    reach = int(round(CENTRE_REACH * side))
+    offsets = np.arange(-reach, reach + 1)
+    pts = np.rint(path[:, None, :] + offsets[None, :, None] * normal).astype(int)
+    inside = (pts >= 0).all(axis=2) & (pts[..., 0] < b.shape[1]) & (pts[..., 1] < b.shape[0])
+    on = np.zeros(pts.shape[:2], bool)
+    on[inside] = b[pts[..., 1][inside], pts[..., 0][inside]] > 0
+    # the ink pixel nearest the path on each line square to it, and the run of ink it lies in
+    start = np.where(on, np.abs(offsets), len(offsets)).argmin(axis=1)
+    at = np.arange(len(offsets))
+    lo = np.maximum.accumulate(np.where(on, -1, at), axis=1)[np.arange(len(path)), start] + 1
+    hi = np.minimum.accumulate(np.where(on, len(at), at)[:, ::-1], axis=1)[:, ::-1][np.arange(len(path)), start] - 1
+    shifts = np.where(on.any(axis=1), (offsets[np.clip(lo, 0, len(at) - 1)] + offsets[np.clip(hi, 0, len(at) - 1)]) / 2,
+                      np.nan)
+    if np.isnan(shifts).all():
+        return path, None
+    breadth = float(np.median((hi - lo + 1)[on.any(axis=1)]))
+    known = ~np.isnan(shifts)
+    shifts = np.interp(np.arange(len(path)), np.flatnonzero(known), shifts[known])
+    k = 2  # a running median over five points
+    padded = np.pad(shifts, k, mode="edge")
+    smooth = np.median(np.lib.stride_tricks.sliding_window_view(padded, 2 * k + 1), axis=1)
+    return (path + smooth[:, None] * normal).astype(np.float32), breadth
+
+
+@dataclass(frozen=True)
+class DiagonalBand:
+    """Where the diagonal's stroke is erased from a crop (``diagonal_band``), the same at every ink level."""
+
+    band: np.ndarray  # the stroke's pixels
+    edge: np.ndarray  # a ring round it, a margin clear of it: where a stroke crossing the diagonal leaves it
+    reach: tuple[np.ndarray, np.ndarray]  # kernels reaching across the band, square to the diagonal, either way
+
+
+def diagonal_band(shape: tuple[int, ...], path: np.ndarray, width: int, side: int) -> DiagonalBand:
+    """The band of ``width`` along the diagonal's ``path`` (x, y points) in a crop of ``shape``."""
+    line = path.reshape(-1, 1, 2).astype(np.int32)
+    band, outer = np.zeros(shape[:2], np.uint8), np.zeros(shape[:2], np.uint8)
+    cv2.polylines(band, [line], False, 1, width)
+    margin = max(2, side // 32)
+    cv2.polylines(outer, [line], False, 1, width + 2 * margin)
+    edge = cv2.dilate(outer, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * margin + 1, 2 * margin + 1))) & (1 - outer)
+    # square to the diagonal: (1, -1) for the one from top left to bottom right, else (1, 1)
+    dy = -1 if (path[-1, 1] - path[0, 1]) * (path[-1, 0] - path[0, 0]) > 0 else 1
+    steps = int(np.ceil((width + 4 * margin) / np.sqrt(2)))
+    kernels = []
+    for sign in (1, -1):
+        kernel = np.zeros((2 * steps + 1, 2 * steps + 1), np.uint8)
+        for i in range(1, steps + 1):
+            kernel[steps + sign * dy * i, steps + sign * i] = 1
+        kernels.append(kernel)
+    return DiagonalBand(band, edge, (kernels[0], kernels[1]))
+
+
+def without_diagonal(b: np.ndarray, diagonal: DiagonalBand) -> np.ndarray:
+    """Binary ink without the diagonal's stroke, except where a pen stroke crosses it: a pixel of the erased
+    band stays when strokes meet the band's edges on both sides of it, square to the diagonal (a digit
+    written over the diagonal stays in one piece). Only ink that reaches the band counts: the diagonal's
+    own fringe lies within the margin, and a digit's loops on both sides that do not touch it must not
+    bring the diagonal back between them."""
+    touching = b & diagonal.edge
+    both = [cv2.dilate(touching, k, anchor=(k.shape[1] // 2, k.shape[0] // 2)) for k in diagonal.reach]
+    return (b & (1 - diagonal.band)) | (diagonal.band & b & both[0] & both[1])
 
 
 def _stroke_width(b: np.ndarray) -> int:
@@ -182,15 +265,15 @@ def _groups(boxes: np.ndarray, gap: float) -> list[list[int]]:
 
 def _candidate(mask: np.ndarray, x: int, y: int, side: int, pad: int) -> Candidate | None:
     """A candidate from a binary mask whose top left lies at (x, y) of the crop, if it has a digit's size."""
-    ys, xs = np.nonzero(mask)
-    if len(xs) < MIN_AREA * side * side:
+    m = cv2.moments(mask, binaryImage=True)  # ink and its centre, without listing the pixels
+    if m["m00"] < MIN_AREA * side * side:
         return None
-    w, h = int(xs.max() - xs.min()) + 1, int(ys.max() - ys.min()) + 1
+    left, top, w, h = cv2.boundingRect(mask)
     if not (MIN_TALL <= max(w, h) / side <= MAX_TALL and min(w, h) / side <= MAX_WIDE):
         return None
-    patch = np.ascontiguousarray(mask[ys.min():ys.max() + 1, xs.min():xs.max() + 1], np.uint8)
-    centre = ((x + float(xs.mean()) - pad) / side, (y + float(ys.mean()) - pad) / side)
-    return Candidate(patch, centre, (x + int(xs.min()), y + int(ys.min())))
+    patch = np.ascontiguousarray(mask[top:top + h, left:left + w], np.uint8)
+    centre = ((x + m["m10"] / m["m00"] - pad) / side, (y + m["m01"] / m["m00"] - pad) / side)
+    return Candidate(patch, centre, (x + left, y + top))
 
 
 def pieces_to_candidates(b: np.ndarray, side: int, pad: int) -> list[Candidate]:
@@ -199,7 +282,7 @@ def pieces_to_candidates(b: np.ndarray, side: int, pad: int) -> list[Candidate]:
     x0, y0, w, h, area = (stats[:, i] for i in range(5))
     cx, cy = x0 + w / 2, y0 + h / 2
     # pieces mostly outside the square belong to the neighbours
-    inside = [k for k in range(1, count) if area[k] >= 0.25 * MIN_AREA * side * side
+    inside = [k for k in range(1, count) if area[k] >= MIN_PIECE * side * side
               and pad <= cx[k] <= pad + side and pad <= cy[k] <= pad + side]
     out: list[Candidate | None] = []
     groups = [[inside[i] for i in group] for group in (_groups(stats[inside, :4].astype(float), GAP * side)
@@ -245,7 +328,7 @@ def clean_square(ink: np.ndarray, level: float, side: int = CROP) -> np.ndarray:
     the diagonal (found at that level)."""
     pad = (ink.shape[0] - side) // 2
     b = without_lines((ink > level).astype(np.uint8), side)
-    return erase_path(b, *diagonal_stroke(b, side, pad))
+    return without_diagonal(b, diagonal_band(b.shape, *diagonal_stroke(b, side, pad), side))
 
 
 def _same(a: Candidate, b: Candidate) -> bool:
@@ -264,9 +347,9 @@ def square_candidates(image: np.ndarray, quad: np.ndarray, threshold: float, sid
     cuts = list(dict.fromkeys(ink_levels(ink, threshold, side, levels)))
     plain = [without_lines((ink > level).astype(np.uint8), side) for level in cuts]
     # the diagonal is found once, where it is boldest: at the lowest level
-    path, width = diagonal_stroke(plain[0], side, pad)
+    diagonal = diagonal_band(ink.shape, *diagonal_stroke(plain[0], side, pad), side)
     out: list[Candidate] = []
     for b in plain:
-        out += [c for c in pieces_to_candidates(erase_path(b, path, width), side, pad)
+        out += [c for c in pieces_to_candidates(without_diagonal(b, diagonal), side, pad)
                 if not any(_same(c, o) for o in out)]
     return out
