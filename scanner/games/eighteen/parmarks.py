@@ -5,7 +5,7 @@ digit often touches the printed grid line, the diagonal or a fairway stub. So ea
 cut again from the photo (``CROP`` pixels a side, with a ``PAD`` margin all round, so a digit written
 across the border is whole), binarised at each of a few ink levels taken from the pen strokes inside
 the square (``ink_levels``: a sharp digit is whole at the lower, a blurred one apart from its neighbours
-only at the higher), and then at each level (``clean_square``):
+only at the higher), and then at each level (``square_candidates``):
 
 1. the printed grid lines and other long straight strokes are removed, with the pixels where a pen
    stroke crosses them put back (a digit written over a grid line stays in one piece);
@@ -321,14 +321,6 @@ def ink_levels(ink: np.ndarray, threshold: float, side: int = CROP, levels: tupl
     strokes = inner[inner > threshold]
     typical = float(np.median(strokes)) if len(strokes) else 0.0
     return [max(threshold, level * typical) for level in levels]
-
-
-def clean_square(ink: np.ndarray, level: float, side: int = CROP) -> np.ndarray:
-    """Binary crop of a tee/green square at ink ``level``, without printed lines, long straight strokes and
-    the diagonal (found at that level)."""
-    pad = (ink.shape[0] - side) // 2
-    b = without_lines((ink > level).astype(np.uint8), side)
-    return without_diagonal(b, diagonal_band(b.shape, *diagonal_stroke(b, side, pad), side))
 
 
 def _same(a: Candidate, b: Candidate) -> bool:
