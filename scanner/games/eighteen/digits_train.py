@@ -29,17 +29,7 @@ import cv2
 import numpy as np
 
 from scanner.games.eighteen.digits import LABELS
-from scanner.games.eighteen.parmarks import (
-    CROP,
-    PAD,
-    diagonal_band,
-    diagonal_stroke,
-    ink_levels,
-    pieces_to_candidates,
-    square_ink,
-    without_diagonal,
-    without_lines,
-)
+from scanner.games.eighteen.parmarks import CROP, PAD, cut_levels, pieces_to_candidates, square_ink
 
 CELL_MM = 18.0
 PPM = 9.0  # drawing resolution, px per mm
@@ -292,12 +282,8 @@ def measured_candidates(rng: np.random.Generator) -> tuple[list[tuple[np.ndarray
     marked = (digit | ring).astype(np.uint8)
     near = cv2.dilate(marked, np.ones((5, 5), np.uint8)).astype(bool)
     off = ~cv2.dilate(marked, np.ones((3, 3), np.uint8)).astype(bool)  # the paper round its strokes
-    plain = [without_lines((ink > level).astype(np.uint8), CROP)
-             for level in dict.fromkeys(ink_levels(ink, rng.uniform(0.12, 0.3)))]
-    diagonal = diagonal_band(ink.shape, *diagonal_stroke(plain[0], CROP, pad), CROP)
     out, seen = [], set()
-    for b in plain:
-        b = without_diagonal(b, diagonal)
+    for b in cut_levels(ink, rng.uniform(0.12, 0.3)):
         visible = digit & cv2.dilate(b, np.ones((3, 3), np.uint8)).astype(bool)
         for cand in pieces_to_candidates(b, CROP, pad):
             x, y = cand.origin

@@ -5,7 +5,7 @@ digit often touches the printed grid line, the diagonal or a fairway stub. So ea
 cut again from the photo (``CROP`` pixels a side, with a ``PAD`` margin all round, so a digit written
 across the border is whole), binarised at each of a few ink levels taken from the pen strokes inside
 the square (``ink_levels``: a sharp digit is whole at the lower, a blurred one apart from its neighbours
-only at the higher), and then at each level (``square_candidates``):
+only at the higher), and then at each level (``cut_levels``):
 
 1. the printed grid lines and other long straight strokes are removed, with the pixels where a pen
    stroke crosses them put back (a digit written over a grid line stays in one piece);
@@ -335,13 +335,20 @@ def square_candidates(image: np.ndarray, quad: np.ndarray, threshold: float, sid
     own frame (0..1, x right, y down), patches binary at ``side`` pixels a square."""
     ink = square_ink(image, quad, side)
     pad = (ink.shape[0] - side) // 2
+    out: list[Candidate] = []
+    for b in cut_levels(ink, threshold, side, levels):
+        out += [c for c in pieces_to_candidates(b, side, pad) if not any(_same(c, o) for o in out)]
+    return out
+
+
+def cut_levels(ink: np.ndarray, threshold: float, side: int = CROP, levels: tuple[float, ...] = LEVELS
+               ) -> list[np.ndarray]:
+    """A tee/green square's ink crop (``square_ink``) binarised at each of its ink levels (``ink_levels``),
+    without printed lines, long straight strokes and the diagonal: what its candidates are cut from."""
+    pad = (ink.shape[0] - side) // 2
     # levels that coincide (a faint pen: several at the plan's own threshold) are cut once
     cuts = list(dict.fromkeys(ink_levels(ink, threshold, side, levels)))
     plain = [without_lines((ink > level).astype(np.uint8), side) for level in cuts]
     # the diagonal is found once, where it is boldest: at the lowest level
     diagonal = diagonal_band(ink.shape, *diagonal_stroke(plain[0], side, pad), side)
-    out: list[Candidate] = []
-    for b in plain:
-        out += [c for c in pieces_to_candidates(without_diagonal(b, diagonal), side, pad)
-                if not any(_same(c, o) for o in out)]
-    return out
+    return [without_diagonal(b, diagonal) for b in plain]
