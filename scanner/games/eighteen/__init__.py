@@ -392,11 +392,11 @@ def scan(image: np.ndarray, setup: dict | None = None, debug: Debug | None = Non
                    "grid_corners": rect.to_photo(lattice.corners()).round(1).tolist()},
         "review": [r.review_entry() for r in reads if r.flagged],
     }
-    overlay = partial(draw_overlay, image, reads, rect, lattice)
+    result = ScanResult(GAME, board, reads, partial(draw_overlay, image, reads, rect, lattice), warnings)
     if debug is not None:
         debug.add("grid", lattice.draw(rect.image))
-        debug.add("reads", overlay())
-    return ScanResult(GAME, board, reads, overlay, warnings)
+        debug.add("reads", result.overlay)
+    return result
 
 
 def draw_overlay(image: np.ndarray, reads: list[Read], rect: Rectified, lattice: Lattice) -> np.ndarray:

@@ -450,10 +450,10 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
     players = table["players"][:slot] + [player] + table["players"][slot:]
     board = {**table, "players": players, "review": [r.review_entry() for r in out_reads if r.flagged],
              "source": {"scanner": GAME}}
-    overlay = partial(draw_overlay, image, club, out_reads)
+    result = ScanResult(GAME, board, out_reads, partial(draw_overlay, image, club, out_reads), warnings)
     if debug is not None:
-        debug.add("cards", overlay())
-    return ScanResult(GAME, board, out_reads, overlay, warnings)
+        debug.add("cards", result.overlay)
+    return result
 
 
 def draw_overlay(image: np.ndarray, club: CardRead, reads: list[Read]) -> np.ndarray:

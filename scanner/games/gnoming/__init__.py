@@ -258,10 +258,10 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
     board = {"format": "golfscan/gnoming-a-round", "version": 1, "rounds": [rnd],
              "source": {"scanner": GAME, "cards_found": len(reads)},
              "review": [r.review_entry() for r in all_reads if r.flagged]}
-    overlay = partial(draw_overlay, image, all_reads, grids, names)
+    result = ScanResult(GAME, board, all_reads, partial(draw_overlay, image, all_reads, grids, names), warnings)
     if debug is not None:
-        debug.add("cards", overlay())
-    return ScanResult(GAME, board, all_reads, overlay, warnings)
+        debug.add("cards", result.overlay)
+    return result
 
 
 def draw_overlay(image: np.ndarray, reads: list[Read], grids: list[GridRead], names: list[str]) -> np.ndarray:

@@ -511,14 +511,14 @@ def scan(image: np.ndarray, setup: dict[str, Any] | None = None, debug: Debug | 
         "source": {"reader": "golfscan minigolf-designer scanner", "lattice": {"rows": rows, "cols": cols}},
         "review": [r.review_entry() for r in reads if r.flagged],
     }
-    overlay = partial(draw_overlay, image, reads, shown)
+    result = ScanResult(GAME, board, reads, partial(draw_overlay, image, reads, shown), warnings)
     if debug is not None:
         vis = p.small.copy()
         vis[p.masks.grass] = (0, 160, 0)
         vis[p.masks.path] = (0, 0, 220)
         debug.add("masks", vis)
-        debug.add("board", overlay())
-    return ScanResult(GAME, board, reads, overlay, warnings)
+        debug.add("board", result.overlay)
+    return result
 
 
 def draw_overlay(image: np.ndarray, reads: list[Read], lattice: Lattice) -> np.ndarray:
