@@ -10,7 +10,7 @@ import pytest
 from scanner.games import eighteen
 from scanner.games.eighteen.classify import Guess, read_square
 from scanner.games.eighteen.features import measure, stub_ink
-from scanner.games.eighteen.plan import DigitRead, resolve_teegreen, tee_sides
+from scanner.games.eighteen.plan import UNSTEADY, DigitRead, par_in_fairway, resolve_teegreen, tee_sides
 from scanner.games.eighteen.squares import JITTER, KINDS, jittered
 from scanner.grid import Lattice
 
@@ -40,6 +40,32 @@ def test_each_triangle_connects_through_the_edge_its_stub_lines_run_from():
             [Guess({"k": "fairway", "edges": ["E", "W"]}, 0.95), guess]]
     joined = resolve_teegreen(plan, 1, 1, digit)
     assert joined.value == alone.value and joined.confidence > eighteen.FLAG_BELOW
+
+
+def test_a_fairway_over_a_corner_to_corner_line_with_a_sure_par_in_it_is_a_tee_green_to_check():
+    # the network took the square for a fairway (its stubs shaded over, say): its strokes still show the line
+    fairway = read_square(measure(_teegreen_ink(), 0.3), np.eye(len(KINDS))[KINDS.index("fairway")])
+    assert fairway.value == {"k": "fairway", "edges": ["N", "W"]} and fairway.diagonal == 0
+    digit = DigitRead(4, 0.95, (0.2, 0.6), digit_like=0.95)  # beside the W stub
+    teegreen = par_in_fairway(fairway, digit)
+    assert teegreen.value["k"] == "teegreen" and teegreen.confidence < eighteen.FLAG_BELOW
+    assert teegreen.alternatives[0][0] == fairway.value
+    resolved = resolve_teegreen([[teegreen]], 0, 0, digit)
+    assert (resolved.value["tee_edge"], resolved.value["green_edge"], resolved.value["par"]) == ("W", "N", 4)
+    assert "par digit beside" in resolved.note and resolved.confidence < eighteen.FLAG_BELOW
+
+
+def test_a_fairway_stays_without_a_sure_par_or_with_both_edges_on_one_side_of_the_line():
+    fairway = read_square(measure(_teegreen_ink(), 0.3), np.eye(len(KINDS))[KINDS.index("fairway")])
+    unsure = DigitRead(4, UNSTEADY, (0.2, 0.6), digit_like=0.9)
+    assert par_in_fairway(fairway, unsure) is None
+    assert par_in_fairway(fairway, DigitRead(None, 0.3, (0.2, 0.6))) is None
+    sure = DigitRead(4, 0.95, (0.2, 0.6), digit_like=0.95)
+    # N and E lie in one triangle of the TL-BR line: shading along a corner fairway, no tee/green
+    one_side = Guess({"k": "fairway", "edges": ["N", "E"]}, 0.9, diagonal=0, halves=fairway.halves)
+    assert par_in_fairway(one_side, sure) is None
+    no_line = Guess({"k": "fairway", "edges": ["N", "W"]}, 0.9)
+    assert par_in_fairway(no_line, sure) is None
 
 
 def _hole_between_two_squares() -> list[list[Guess]]:

@@ -319,3 +319,17 @@ def test_each_upright_digit_is_trained_once_more_varied():
     extra = varied([(five, 0, 2), (five, 1, 3), (other, 0, 3)], np.random.default_rng(1))
     assert len(extra) == 1 and extra[0][1:] == (0, 2)
     assert extra[0][0].any() and not np.array_equal(extra[0][0], five)
+
+
+def test_a_fairway_drawn_for_training_gives_only_other_candidates():
+    """Now and then the training square is a fairway (mostly shaded): none of its pieces may pass for a par."""
+    from scanner.games.eighteen.digits_train import labelled, measured_candidates
+
+    rng, pick = np.random.default_rng(3), np.random.default_rng(4)
+    pieces = 0
+    while pieces < 10:  # a plain fairway's long lines give no digit-sized piece: go on to a shaded one
+        measured, par = measured_candidates(rng)
+        if par is None:
+            pieces += len(measured)
+            assert all(share == 0.0 for _, share, _, _ in measured)
+            assert {label for _, _, label in labelled(measured, par, pick)} <= {LABELS.index("other")}

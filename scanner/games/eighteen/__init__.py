@@ -330,6 +330,15 @@ def read_plan(image: np.ndarray) -> PlanReading:
     for r, c in near.keys() - twins.keys():
         final[r][c] = maybe_printed(final[r][c])
     digit_reads = {(r, c): planmod.read_par(cs, probs[r, c], turns) for (r, c), cs in cands.items()}
+    # a fairway over a corner-to-corner line with a par digit in it is a tee/green whose split the network missed
+    for r, c in [(r, c) for r in range(rows) for c in range(cols) if guesses[r][c].diagonal >= 0
+                 and guesses[r][c].value["k"] == "fairway"]:
+        found = square_candidates(image, rect.to_photo(lattice.cell_quad(r, c)), threshold)
+        digit = planmod.read_par(found, planmod.digit_probabilities(found), turns)
+        teegreen = planmod.par_in_fairway(final[r][c], digit)
+        if teegreen is not None:
+            guesses[r][c] = final[r][c] = teegreen
+            digit_reads[r, c] = digit
     sides = planmod.tee_sides(guesses, digit_reads)
     for (r, c), digit in digit_reads.items():
         final[r][c] = planmod.resolve_teegreen(guesses, r, c, digit, sides[r, c])

@@ -35,6 +35,10 @@ BARE = 0.002  # a square with less ink than this share, in no piece, is blank wh
 SPLIT = 0.97  # a fairway read over an unbroken corner-to-corner line this sure may be a tee/green whose
 # triangle is shaded over (shaded fairways reach it for 1-3 in 100, tee/greens nearly always)
 SPLIT_DOUBT = 0.7  # confidence cap of such a fairway reading
+LINED = 0.9  # a fairway over a corner-to-corner line this unbroken keeps the line's triangles (``Guess.halves``): a
+# par digit found in it makes it a tee/green after all (``plan.par_in_fairway``; hatching may break the line
+# a little) ...
+LINED_ALONE = 0.15  # ... when the other diagonal runs on this much less ink (shading inks both alike)
 
 # The two triangles a diagonal makes, each with its two edges: TL-BR diagonal, then BL-TR diagonal.
 HALVES = {0: (("N", "E"), ("S", "W")), 1: (("N", "W"), ("S", "E"))}
@@ -55,7 +59,7 @@ class Guess:
     confidence: float
     alternatives: tuple[tuple[dict, float], ...] = ()
     note: str = ""
-    diagonal: int = -1  # 0 = TL-BR, 1 = BL-TR for a tee/green square
+    diagonal: int = -1  # 0 = TL-BR, 1 = BL-TR for a tee/green square (and a fairway over such a line)
     halves: tuple[tuple[float, float], ...] = field(default=())
 
 
@@ -95,10 +99,12 @@ def read_square(f: CellFeatures, probs: np.ndarray) -> Guess:
                    and KINDS[j] not in ("fairway", "teegreen"))
     if kind == "fairway":
         value, conf, alternatives = _fairway(f)
+        lined = max(f.diagonal) >= LINED and abs(f.diagonal[0] - f.diagonal[1]) >= LINED_ALONE
+        diagonal, halves = _teegreen(f)[:2] if lined else (-1, ())
         if max(f.diagonal) >= SPLIT:
             return Guess(value, min(p, conf, SPLIT_DOUBT), alternatives + others,
-                         note="a corner-to-corner line: may be a tee/green")
-        return Guess(value, min(p, conf), alternatives + others)
+                         note="a corner-to-corner line: may be a tee/green", diagonal=diagonal, halves=halves)
+        return Guess(value, min(p, conf), alternatives + others, diagonal=diagonal, halves=halves)
     if kind == "teegreen":
         diagonal, halves, conf = _teegreen(f)
         value = {"k": "teegreen", "green_edge": "", "tee_edge": "", "par": None}

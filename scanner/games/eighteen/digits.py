@@ -39,7 +39,7 @@ MAYBE = 0.1  # a crop read as a par digit with more than this is read again with
 SLANTS = (-0.3, -0.15, 0.15, 0.3)  # shears a reading must survive (x shift per pixel of height)
 HIDDEN = 256  # hidden units of each member network
 MEMBERS = 3  # networks trained from different starting weights, read together (a steadier reading)
-SQUARES, LONE = 6000, 400  # training: drawn tee/green squares, and lone digits per class
+SQUARES, LONE = 7000, 400  # training: drawn squares (tee/greens, some fairways), and lone digits per class
 
 
 @dataclass(frozen=True)

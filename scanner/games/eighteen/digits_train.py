@@ -13,7 +13,7 @@ that is the digit (nearly all of the digit's visible ink, little else but a ring
 run together) is labelled with it; one that holds little of the digit, or is a blot, is "other"; one with
 only part of the digit is "other" too (a 5 without its bar must not pass for a 3); anything between is
 left out. Digits turned by a quarter or half turn are "other" too: that is how the reader tells which way
-is up.
+is up. Now and then the square is a fairway, mostly shaded, with no digit: every piece of it is "other".
 
 Needs the development dependencies (the fixtures package, scikit-learn).
 """
@@ -42,6 +42,8 @@ CHUNK = 6000  # squares drawn from one random stream
 RINGED = 0.25  # share of digits with a ring drawn round them
 OTHER_KEEP = 0.5  # share of the "other" candidates trained on (a square gives several times more than digits)
 PART = 0.6  # a candidate holding less of the digit than this is "other" (a 5 without its bar is no 3)
+FAIRWAYS = 0.15  # share of squares drawn as a fairway (shaded most often) with no digit: a scan also looks for a
+# par in a fairway over a corner-to-corner line, and shading cut into pieces must not pass for one
 FONTS = sorted(Path("/usr/share/fonts/truetype").rglob("*.ttf"))
 
 
@@ -201,9 +203,9 @@ def _digit_layer(art, rng: np.random.Generator) -> Iterator[list]:
         art.write = original
 
 
-def draw_square(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """A tee/green square amid neighbours, as drawn: (RGB image, quad of the square, mask of the digit (1)
-    and the ring round it (2), par)."""
+def draw_square(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray, int | None]:
+    """A tee/green square (or now and then a fairway, ``FAIRWAYS``) amid neighbours, as drawn: (RGB image,
+    quad of the square, mask of the digit (1) and the ring round it (2), par (None for a fairway))."""
     from fixtures.art.eighteen import pen as art
     from fixtures.art.eighteen.sheet import printer_pen, random_style
 
@@ -219,9 +221,12 @@ def draw_square(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.nd
         ink.rect(grid, at - style.grid_width_mm / 2, 0, at + style.grid_width_mm / 2, 3 * CELL_MM)
         ink.rect(grid, 0, at - style.grid_width_mm / 2, 3 * CELL_MM, at + style.grid_width_mm / 2)
     tee, green = (str(e) for e in rng.choice(EDGES, 2, replace=False))
-    par = int(rng.integers(3, 6))
-    shaded = bool(rng.random() < 0.4)
-    centre = {"k": "teegreen", "tee_edge": tee, "green_edge": green, "par": par}
+    if rng.random() < FAIRWAYS:
+        par, shaded = None, bool(rng.random() < 0.8)
+        centre = {"k": "fairway", "edges": sorted((tee, green), key=EDGES.index)}
+    else:
+        par, shaded = int(rng.integers(3, 6)), bool(rng.random() < 0.4)
+        centre = {"k": "teegreen", "tee_edge": tee, "green_edge": green, "par": par}
     steps = {"N": (0, 1), "S": (2, 1), "W": (1, 0), "E": (1, 2)}
     opposite = {"N": "S", "S": "N", "E": "W", "W": "E"}
     for r in range(3):
@@ -240,7 +245,7 @@ def draw_square(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.nd
     image = ink.apply(paper)
     a, b = CELL_MM * PPM - 0.5, 2 * CELL_MM * PPM - 0.5
     quad = np.float32([[a, a], [b, a], [b, b], [a, b]])
-    return image, quad, digit[0], par
+    return image, quad, digit[0] if digit else np.zeros((side, side), np.uint8), par
 
 
 def photograph(image: np.ndarray, quad: np.ndarray, mask: np.ndarray, rng: np.random.Generator):
@@ -268,7 +273,7 @@ def photograph(image: np.ndarray, quad: np.ndarray, mask: np.ndarray, rng: np.ra
 Sample = tuple[np.ndarray, int, int]  # a binary crop, the quarter turns it is read at, its label
 
 
-def measured_candidates(rng: np.random.Generator) -> tuple[list[tuple[np.ndarray, float, float, float]], int]:
+def measured_candidates(rng: np.random.Generator) -> tuple[list[tuple[np.ndarray, float, float, float]], int | None]:
     """Every candidate of one drawn and photographed tee/green square, cut at every ink level as a scan cuts
     it (the diagonal found at the lowest; a piece cut alike at two levels taken once), with how much of it
     is digit, how much of the digit it holds and how much of the paper between the digit's strokes it
@@ -302,7 +307,8 @@ def measured_candidates(rng: np.random.Generator) -> tuple[list[tuple[np.ndarray
     return out, par
 
 
-def labelled(measured: list[tuple[np.ndarray, float, float, float]], par: int, rng: np.random.Generator) -> list[Sample]:
+def labelled(measured: list[tuple[np.ndarray, float, float, float]], par: int | None, rng: np.random.Generator
+             ) -> list[Sample]:
     """Candidates labelled: the digit (nearly all of its ink, little else, its strokes apart) as its par,
     and read turned as "other"; little of the digit, too little of it or a blot as "other" (a share
     ``OTHER_KEEP`` of them: a square gives many); anything between left out."""

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from scanner.games.eighteen.classify import HALVES, Guess, sure
+from scanner.games.eighteen.classify import HALVES, SPLIT_DOUBT, Guess, sure
 from scanner.games.eighteen.digits import LABELS, PAR, Candidate, read_rotations, steady
 
 CCW = {"N": "W", "W": "S", "S": "E", "E": "N"}  # where an edge goes when the grid turns a quarter anticlockwise
@@ -123,6 +123,22 @@ def read_par(cands: list[Candidate], probs: np.ndarray, turns: int) -> DigitRead
         return DigitRead(None, confidence, cands[best].centre, ((value, confidence),) + alternatives,
                          cands[best].patch, digit_like, others)
     return DigitRead(value, confidence, cands[best].centre, alternatives, cands[best].patch, digit_like, others)
+
+
+def par_in_fairway(g: Guess, digit: DigitRead) -> Guess | None:
+    """A fairway read over a corner-to-corner line (``Guess.diagonal`` set) as the tee/green it is when a sure
+    par digit lies in it (players write one in tee/green squares only; a shaded stub can hide the square's
+    split from the network), flagged for a person to check, the fairway offered; else None. The fairway's two
+    edges must lie on either side of the line, as a tee/green's tee and green do."""
+    if g.value["k"] != "fairway" or g.diagonal < 0 or digit.par is None or digit.confidence <= UNSTEADY:
+        return None
+    first = HALVES[g.diagonal][0]
+    if (g.value["edges"][0] in first) == (g.value["edges"][1] in first):
+        return None
+    value = {"k": "teegreen", "green_edge": "", "tee_edge": "", "par": None}
+    return Guess(value, min(g.confidence, digit.confidence, SPLIT_DOUBT), ((g.value, g.confidence),),
+                 note="a par digit beside a corner-to-corner line: read as a tee/green", diagonal=g.diagonal,
+                 halves=g.halves)
 
 
 def overlaps(a: Candidate, b: Candidate) -> bool:
@@ -254,7 +270,7 @@ def resolve_teegreen(guesses: list[list[Guess]], r: int, c: int, digit: DigitRea
     the tee triangle and its confidence (``tee_sides``); without it, the square's own digit decides."""
     g = guesses[r][c]
     chosen, sureness = triangle_edges(guesses, r, c)
-    notes = []
+    notes = [g.note] if g.note else []
     if side is None:
         evidence = side_evidence(g, digit)
         side = (0 if evidence >= 0 else 1, abs(evidence))
