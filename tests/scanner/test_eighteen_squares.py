@@ -55,17 +55,26 @@ def test_a_fairway_over_a_corner_to_corner_line_with_a_sure_par_in_it_is_a_tee_g
     assert "par digit beside" in resolved.note and resolved.confidence < eighteen.FLAG_BELOW
 
 
-def test_a_fairway_stays_without_a_sure_par_or_with_both_edges_on_one_side_of_the_line():
+def test_a_fairway_stays_without_a_par_or_with_both_edges_on_one_side_of_the_line():
     fairway = read_square(measure(_teegreen_ink(), 0.3), np.eye(len(KINDS))[KINDS.index("fairway")])
-    unsure = DigitRead(4, UNSTEADY, (0.2, 0.6), digit_like=0.9)
-    assert par_in_fairway(fairway, unsure) is None
     assert par_in_fairway(fairway, DigitRead(None, 0.3, (0.2, 0.6))) is None
+    unsure = par_in_fairway(fairway, DigitRead(4, UNSTEADY, (0.2, 0.6), digit_like=0.9))
+    assert unsure.value["k"] == "teegreen" and unsure.confidence <= UNSTEADY
     sure = DigitRead(4, 0.95, (0.2, 0.6), digit_like=0.95)
     # N and E lie in one triangle of the TL-BR line: shading along a corner fairway, no tee/green
     one_side = Guess({"k": "fairway", "edges": ["N", "E"]}, 0.9, diagonal=0, halves=fairway.halves)
     assert par_in_fairway(one_side, sure) is None
     no_line = Guess({"k": "fairway", "edges": ["N", "W"]}, 0.9)
     assert par_in_fairway(no_line, sure) is None
+
+
+def test_shading_over_both_diagonals_is_no_corner_to_corner_line():
+    ink = _teegreen_ink()
+    for k in range(-60, 64, 8):  # hatching across the whole square inks the other diagonal too
+        cv2.line(ink, (k, 63), (k + 63, 0), 1.0, 1)
+    f = measure(ink, 0.3)
+    assert min(f.diagonal) > 0.9
+    assert read_square(f, np.eye(len(KINDS))[KINDS.index("fairway")]).diagonal == -1
 
 
 def _hole_between_two_squares() -> list[list[Guess]]:

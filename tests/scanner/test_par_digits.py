@@ -14,6 +14,7 @@ from scanner.games.eighteen.parmarks import (
     diagonal_stroke,
     pieces_to_candidates,
     square_candidates,
+    with_erased,
     without_diagonal,
     without_lines,
 )
@@ -99,6 +100,28 @@ def test_digit_written_over_the_diagonal_is_read():
     assert any(LABELS[int(np.argmax(read_digit(c.patch)))] == "4" for c in cands)
 
 
+def test_erased_strokes_touching_a_candidate_are_put_back_within_its_box():
+    mask = np.zeros((30, 20), np.uint8)
+    mask[5:25, 8:10] = 1  # what is left of the digit
+    erased = np.zeros_like(mask)
+    erased[:, 10:12] = 1  # a line along it, erased
+    erased[2, 0:4] = 1  # a stroke that does not touch it
+    whole = with_erased(mask, erased)
+    assert whole[:, 10:12].all() and not whole[2, 0:4].any()
+    assert with_erased(mask, np.zeros_like(mask)) is None
+
+
+def test_a_4_whose_slanting_stroke_lies_on_the_diagonal_is_read():
+    """Erasing the diagonal takes the 4's slanting stroke with it; put back, the 4 reads."""
+    img = _sheet()
+    ink = (140, 40, 20)
+    cv2.line(img, (60, 180), (180, 60), ink, 3)  # the diagonal, BL-TR
+    cv2.line(img, (95, 145), (138, 145), ink, 3)  # the 4's bar from the diagonal
+    cv2.line(img, (125, 122), (125, 160), ink, 3)  # and its stem: the slanting stroke is the diagonal's own
+    cands = square_candidates(img, QUAD, 0.3)
+    assert any(LABELS[int(np.argmax(read_digit(c.patch)))] == "4" for c in cands)
+
+
 def test_a_few_pixels_cut_off_a_digit_stay_with_it():
     """A line or the diagonal taken out of a digit's stroke can leave a sliver of it apart (here the end of
     a 5's bar, nine pixels): it is still grouped with the rest."""
@@ -161,6 +184,18 @@ def test_a_par_only_one_cut_of_the_mark_gives_is_flagged():
     cands = [Candidate(four, (0.3, 0.7), (30, 80)), Candidate(np.pad(four, 1), (0.3, 0.7), (29, 79))]
     read = read_par(cands, _reading((0.02, 0.95, 0.01, 0.02), (0.05, 0.1, 0.05, 0.8)), 0)
     assert read.par == 4 and read.confidence <= UNSTEADY  # the other level's cut is no digit: a guess
+
+
+def test_a_par_read_only_with_erased_strokes_put_back_is_flagged():
+    """A piece of line put back can pass for a digit's stroke: such a reading needs the mark as cut to agree."""
+    five = _digit("5")
+    restored = [Candidate(np.pad(five, k), (0.3, 0.7), (30 - k, 80 - k), restored=True) for k in (0, 1, 2)]
+    cut = Candidate(five[:, 4:], (0.32, 0.7), (34, 80))  # the same mark as cut, its stem lost with a line
+    fives = [(0.01, 0.01, 0.97, 0.01)] * 3
+    alone = read_par([*restored, cut], _reading(*fives, (0.05, 0.05, 0.1, 0.8)), 0)
+    assert alone.par == 5 and alone.confidence <= UNSTEADY
+    agreed = read_par([*restored, cut], _reading(*fives, (0.02, 0.01, 0.93, 0.04)), 0)
+    assert agreed.par == 5 and agreed.confidence > PAR_SURE
 
 
 def test_two_pieces_read_as_different_pars_offer_the_clearer_flagged():

@@ -38,7 +38,9 @@ SPLIT_DOUBT = 0.7  # confidence cap of such a fairway reading
 LINED = 0.9  # a fairway over a corner-to-corner line this unbroken keeps the line's triangles (``Guess.halves``): a
 # par digit found in it makes it a tee/green after all (``plan.par_in_fairway``; hatching may break the line
 # a little) ...
-LINED_ALONE = 0.15  # ... when the other diagonal runs on this much less ink (shading inks both alike)
+LINED_ALONE = 0.25  # ... when the other diagonal runs on this much less ink: shading inks both nearly alike (0.16-0.19
+# apart in the shaded fairways of the tuning plans that held a digit-like piece, 0.28-0.34 in the outside plans'
+# shaded tee/greens)
 
 # The two triangles a diagonal makes, each with its two edges: TL-BR diagonal, then BL-TR diagonal.
 HALVES = {0: (("N", "E"), ("S", "W")), 1: (("N", "W"), ("S", "E"))}

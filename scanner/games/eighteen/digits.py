@@ -49,6 +49,7 @@ class Candidate:
     patch: np.ndarray  # binary uint8, cropped to the piece
     centre: tuple[float, float]  # (x, y)
     origin: tuple[int, int] = (0, 0)  # the patch's top left corner (x, y) in the image it was cut from
+    restored: bool = False  # with strokes that were erased as lines or the diagonal put back
 
 
 def normalise(patch: np.ndarray) -> np.ndarray:

@@ -288,9 +288,10 @@ def measured_candidates(rng: np.random.Generator) -> tuple[list[tuple[np.ndarray
     near = cv2.dilate(marked, np.ones((5, 5), np.uint8)).astype(bool)
     off = ~cv2.dilate(marked, np.ones((3, 3), np.uint8)).astype(bool)  # the paper round its strokes
     out, seen = [], set()
-    for b in cut_levels(ink, rng.uniform(0.12, 0.3)):
+    for cut in cut_levels(ink, rng.uniform(0.12, 0.3)):
+        b = cut.ink
         visible = digit & cv2.dilate(b, np.ones((3, 3), np.uint8)).astype(bool)
-        for cand in pieces_to_candidates(b, CROP, pad):
+        for cand in pieces_to_candidates(b, CROP, pad, cut.erased):
             x, y = cand.origin
             key = (x, y, cand.patch.shape, cand.patch.tobytes())
             if key in seen:

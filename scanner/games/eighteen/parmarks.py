@@ -13,7 +13,9 @@ only at the higher), and then at each level (``cut_levels``):
    a pen stroke crosses it put back (a digit written over the diagonal stays in one piece);
 3. the remaining ink falls into connected pieces, down to a few pixels (what is left of a digit's stroke
    between two lines); a candidate (from any level) is a piece, a group of pieces close to each other (a
-   5's separate bar, a digit cut by a line), or the inside of a ring drawn round a digit.
+   5's separate bar, a digit cut by a line), or the inside of a ring drawn round a digit; a candidate that
+   touches erased strokes is offered once more with them put back within its box (a digit written along a
+   line, its stem on the line, or a 4 whose slanting stroke lies on the diagonal, lost a stroke with it).
 
 Example:
     >>> import numpy as np, cv2
@@ -263,7 +265,7 @@ def _groups(boxes: np.ndarray, gap: float) -> list[list[int]]:
     return out
 
 
-def _candidate(mask: np.ndarray, x: int, y: int, side: int, pad: int) -> Candidate | None:
+def _candidate(mask: np.ndarray, x: int, y: int, side: int, pad: int, restored: bool = False) -> Candidate | None:
     """A candidate from a binary mask whose top left lies at (x, y) of the crop, if it has a digit's size."""
     m = cv2.moments(mask, binaryImage=True)  # ink and its centre, without listing the pixels
     if m["m00"] < MIN_AREA * side * side:
@@ -273,11 +275,26 @@ def _candidate(mask: np.ndarray, x: int, y: int, side: int, pad: int) -> Candida
         return None
     patch = np.ascontiguousarray(mask[top:top + h, left:left + w], np.uint8)
     centre = ((x + m["m10"] / m["m00"] - pad) / side, (y + m["m01"] / m["m00"] - pad) / side)
-    return Candidate(patch, centre, (x + left, y + top))
+    return Candidate(patch, centre, (x + left, y + top), restored)
 
 
-def pieces_to_candidates(b: np.ndarray, side: int, pad: int) -> list[Candidate]:
-    """Digit-sized candidates from the cleaned binary crop (square at ``pad``..``pad + side``)."""
+def with_erased(mask: np.ndarray, erased: np.ndarray) -> np.ndarray | None:
+    """A candidate's ``mask`` with the erased strokes that touch it put back (both cut to a box round it),
+    or None when none touches it."""
+    touching = cv2.dilate(mask, np.ones((3, 3), np.uint8)) & erased
+    if not touching.any():
+        return None
+    count, labels = cv2.connectedComponents(erased, connectivity=8)
+    kept = np.zeros(count, np.uint8)
+    kept[labels[touching > 0]] = 1
+    kept[0] = 0
+    return mask | kept[labels]
+
+
+def pieces_to_candidates(b: np.ndarray, side: int, pad: int, erased: np.ndarray | None = None) -> list[Candidate]:
+    """Digit-sized candidates from the cleaned binary crop (square at ``pad``..``pad + side``); with the
+    ``erased`` line and diagonal pixels, also each group that touches them with them put back (``with_erased``,
+    in the group's box and ``GAP`` beyond)."""
     count, labels, stats, _ = cv2.connectedComponentsWithStats(b, connectivity=8)
     x0, y0, w, h, area = (stats[:, i] for i in range(5))
     cx, cy = x0 + w / 2, y0 + h / 2
@@ -288,6 +305,7 @@ def pieces_to_candidates(b: np.ndarray, side: int, pad: int) -> list[Candidate]:
     groups = [[inside[i] for i in group] for group in (_groups(stats[inside, :4].astype(float), GAP * side)
                                                         if inside else [])]
     groups.sort(key=lambda ids: -int(area[ids].sum()))  # a group's ink is its pieces': the largest first
+    reach = max(2, int(round(GAP * side)))
     for ids in groups:
         if sum(c is not None for c in out) >= MAX_CANDIDATES:  # the rest are smaller: never read
             break
@@ -299,6 +317,12 @@ def pieces_to_candidates(b: np.ndarray, side: int, pad: int) -> list[Candidate]:
         chosen = np.zeros(count, np.uint8)
         chosen[ids] = 1
         out.append(_candidate(chosen[labels[gy0:gy1, gx0:gx1]], gx0, gy0, side, pad))
+        if erased is not None:  # looked for a little beyond the box: the erasing took the stroke's end too
+            ex0, ey0 = max(0, gx0 - reach), max(0, gy0 - reach)
+            box = np.s_[ey0:gy1 + reach, ex0:gx1 + reach]
+            whole = with_erased(chosen[labels[box]], np.ascontiguousarray(erased[box]))
+            if whole is not None:
+                out.append(_candidate(whole, ex0, ey0, side, pad, restored=True))
     for k in inside:
         if MIN_TALL <= max(w[k], h[k]) / side <= 1.3 * MAX_TALL:  # a ring round a digit
             piece = np.pad((labels[y0[k]:y0[k] + h[k], x0[k]:x0[k] + w[k]] == k).astype(np.uint8), 1)
@@ -336,19 +360,28 @@ def square_candidates(image: np.ndarray, quad: np.ndarray, threshold: float, sid
     ink = square_ink(image, quad, side)
     pad = (ink.shape[0] - side) // 2
     out: list[Candidate] = []
-    for b in cut_levels(ink, threshold, side, levels):
-        out += [c for c in pieces_to_candidates(b, side, pad) if not any(_same(c, o) for o in out)]
+    for cut in cut_levels(ink, threshold, side, levels):
+        out += [c for c in pieces_to_candidates(cut.ink, side, pad, cut.erased) if not any(_same(c, o) for o in out)]
     return out
 
 
-def cut_levels(ink: np.ndarray, threshold: float, side: int = CROP, levels: tuple[float, ...] = LEVELS
-               ) -> list[np.ndarray]:
+@dataclass(frozen=True)
+class Cut:
+    """A tee/green square's ink at one level: what candidates are cut from, and the strokes erased from it."""
+
+    ink: np.ndarray  # binary, without printed lines, long straight strokes and the diagonal
+    erased: np.ndarray  # binary, those lines and strokes
+
+
+def cut_levels(ink: np.ndarray, threshold: float, side: int = CROP, levels: tuple[float, ...] = LEVELS) -> list[Cut]:
     """A tee/green square's ink crop (``square_ink``) binarised at each of its ink levels (``ink_levels``),
-    without printed lines, long straight strokes and the diagonal: what its candidates are cut from."""
+    and cut apart from printed lines, long straight strokes and the diagonal."""
     pad = (ink.shape[0] - side) // 2
     # levels that coincide (a faint pen: several at the plan's own threshold) are cut once
     cuts = list(dict.fromkeys(ink_levels(ink, threshold, side, levels)))
-    plain = [without_lines((ink > level).astype(np.uint8), side) for level in cuts]
+    raw = [(ink > level).astype(np.uint8) for level in cuts]
+    plain = [without_lines(b, side) for b in raw]
     # the diagonal is found once, where it is boldest: at the lowest level
     diagonal = diagonal_band(ink.shape, *diagonal_stroke(plain[0], side, pad), side)
-    return [without_diagonal(b, diagonal) for b in plain]
+    clean = [without_diagonal(b, diagonal) for b in plain]
+    return [Cut(c, b & (1 - c)) for b, c in zip(raw, clean, strict=True)]

@@ -109,8 +109,13 @@ def read_par(cands: list[Candidate], probs: np.ndarray, turns: int) -> DigitRead
     confidence = float(p[order[0]]) * (1.0 - rival)
     # the same mark cut at the other ink levels reads the same: a reading that only one cut gives, or that
     # about as many cuts give another par, is a guess (a line junction passing for a 4 at one level)
-    reads = upright[[i for i, c in enumerate(cands) if overlaps(c, cands[best])]].argmax(axis=1)
+    same_mark = [i for i, c in enumerate(cands) if overlaps(c, cands[best])]
+    reads = upright[same_mark].argmax(axis=1)
     if int((reads == order[0]).sum()) < int(((reads != order[0]) & (reads < 3)).sum()) + AGREE:
+        confidence = min(confidence, UNSTEADY)
+    # a par read only with erased strokes put back may have taken a line's piece for a digit's stroke
+    if cands[best].restored and not any(r == order[0] and not cands[i].restored for i, r in zip(same_mark, reads,
+                                                                                               strict=True)):
         confidence = min(confidence, UNSTEADY)
     if confidence > UNSTEADY and not steady(cands[best].patch, turns):
         confidence = UNSTEADY
@@ -126,11 +131,11 @@ def read_par(cands: list[Candidate], probs: np.ndarray, turns: int) -> DigitRead
 
 
 def par_in_fairway(g: Guess, digit: DigitRead) -> Guess | None:
-    """A fairway read over a corner-to-corner line (``Guess.diagonal`` set) as the tee/green it is when a sure
-    par digit lies in it (players write one in tee/green squares only; a shaded stub can hide the square's
+    """A fairway read over a corner-to-corner line (``Guess.diagonal`` set) as the tee/green it is when a par
+    digit is read in it (players write one in tee/green squares only; a shaded stub can hide the square's
     split from the network), flagged for a person to check, the fairway offered; else None. The fairway's two
     edges must lie on either side of the line, as a tee/green's tee and green do."""
-    if g.value["k"] != "fairway" or g.diagonal < 0 or digit.par is None or digit.confidence <= UNSTEADY:
+    if g.value["k"] != "fairway" or g.diagonal < 0 or digit.par is None:
         return None
     first = HALVES[g.diagonal][0]
     if (g.value["edges"][0] in first) == (g.value["edges"][1] in first):
