@@ -131,10 +131,11 @@ def predict(features: np.ndarray) -> np.ndarray:
     w = _weights()
     hidden = np.maximum(features @ w["w1"] + w["b1"], 0.0)
     members = len(w["w2"])
-    logits = np.einsum("nmh,mhc->nmc", hidden.reshape(len(features), members, -1), w["w2"]) + w["b2"]
+    # each member's hidden units through its own output layer: one batched product (members, N, classes)
+    logits = np.matmul(hidden.reshape(len(features), members, -1).transpose(1, 0, 2), w["w2"]) + w["b2"][:, None]
     logits -= logits.max(axis=2, keepdims=True)
     p = np.exp(logits)
-    return (p / p.sum(axis=2, keepdims=True)).mean(axis=1)
+    return (p / p.sum(axis=2, keepdims=True)).mean(axis=0)
 
 
 def read_digit(patch: np.ndarray) -> np.ndarray:
