@@ -7,7 +7,7 @@ import numpy as np
 
 from scanner.games.eighteen import PAR_SURE
 from scanner.games.eighteen.classify import Guess
-from scanner.games.eighteen.digits import LABELS, Candidate, read_digit, steady
+from scanner.games.eighteen.digits import LABELS, Candidate, read_digit, read_rotations, read_turned, steady
 from scanner.games.eighteen.parmarks import (
     CROP,
     diagonal_band,
@@ -368,3 +368,12 @@ def test_a_fairway_drawn_for_training_gives_only_other_candidates():
             pieces += len(measured)
             assert all(share == 0.0 for _, share, _, _ in measured)
             assert {label for _, _, label in labelled(measured, par, pick)} <= {LABELS.index("other")}
+
+
+def test_a_crop_read_at_one_known_turn_reads_as_at_that_turn_of_all_four():
+    crops = [_digit(text) for text in "3453"]
+    every = read_rotations(crops)
+    for turns in range(4):
+        one = read_turned(crops, turns)
+        assert (one.argmax(axis=1) == every[:, turns].argmax(axis=1)).all()
+        assert np.abs(one - every[:, turns]).max() < 0.05  # turned before or after the crop is scaled: a pixel apart

@@ -334,7 +334,7 @@ def read_plan(image: np.ndarray) -> PlanReading:
     for r, c in [(r, c) for r in range(rows) for c in range(cols) if guesses[r][c].diagonal >= 0
                  and guesses[r][c].value["k"] == "fairway"]:
         found = square_candidates(image, rect.to_photo(lattice.cell_quad(r, c)), threshold)
-        digit = planmod.read_par(found, planmod.digit_probabilities(found), turns)
+        digit = planmod.read_par(found, planmod.digit_probabilities(found, turns), turns)
         teegreen = planmod.par_in_fairway(final[r][c], digit)
         if teegreen is not None:
             guesses[r][c] = final[r][c] = teegreen

@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from scanner.games.eighteen.classify import HALVES, SPLIT_DOUBT, Guess, sure
-from scanner.games.eighteen.digits import LABELS, PAR, Candidate, read_rotations, steady
+from scanner.games.eighteen.digits import LABELS, PAR, Candidate, read_rotations, read_turned, steady
 
 CCW = {"N": "W", "W": "S", "S": "E", "E": "N"}  # where an edge goes when the grid turns a quarter anticlockwise
 OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
@@ -66,11 +66,17 @@ class Orientation:
     confidence: float  # probability of the chosen turn among the four
 
 
-def digit_probabilities(cands: list[Candidate]) -> np.ndarray:
-    """(pieces, 4 turns, 4 classes) for the digit candidates of one square."""
+def digit_probabilities(cands: list[Candidate], turns: int | None = None) -> np.ndarray:
+    """(pieces, 4 turns, 4 classes) for the digit candidates of one square; with the plan's ``turns`` known,
+    only that turn is read (the others left "other")."""
     if not cands:
         return np.zeros((0, 4, len(LABELS)))
-    return read_rotations([c.patch for c in cands])
+    if turns is None:
+        return read_rotations([c.patch for c in cands])
+    probs = np.zeros((len(cands), 4, len(LABELS)))
+    probs[:, :, -1] = 1.0
+    probs[:, turns] = read_turned([c.patch for c in cands], turns)
+    return probs
 
 
 def orientation(per_square: list[np.ndarray], up_votes: np.ndarray) -> Orientation:
