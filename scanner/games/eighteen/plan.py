@@ -120,8 +120,8 @@ def read_par(cands: list[Candidate], probs: np.ndarray, turns: int) -> DigitRead
     if int((reads == order[0]).sum()) < int(((reads != order[0]) & (reads < 3)).sum()) + AGREE:
         confidence = min(confidence, UNSTEADY)
     # a par read only with erased strokes put back may have taken a line's piece for a digit's stroke
-    if cands[best].restored and not any(r == order[0] and not cands[i].restored for i, r in zip(same_mark, reads,
-                                                                                               strict=True)):
+    as_cut = [read for i, read in zip(same_mark, reads, strict=True) if not cands[i].restored]
+    if cands[best].restored and order[0] not in as_cut:
         confidence = min(confidence, UNSTEADY)
     if confidence > UNSTEADY and not steady(cands[best].patch, turns):
         confidence = UNSTEADY
