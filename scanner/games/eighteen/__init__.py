@@ -331,8 +331,7 @@ def read_plan(image: np.ndarray) -> PlanReading:
         final[r][c] = maybe_printed(final[r][c])
     digit_reads = {(r, c): planmod.read_par(cs, probs[r, c], turns) for (r, c), cs in cands.items()}
     # a fairway over a corner-to-corner line with a par digit in it is a tee/green whose split the network missed
-    for r, c in [(r, c) for r in range(rows) for c in range(cols) if guesses[r][c].diagonal >= 0
-                 and guesses[r][c].value["k"] == "fairway"]:
+    for r, c in [(r, c) for r in range(rows) for c in range(cols) if planmod.may_be_teegreen(final[r][c])]:
         found = square_candidates(image, rect.to_photo(lattice.cell_quad(r, c)), threshold)
         digit = planmod.read_par(found, planmod.digit_probabilities(found, turns), turns)
         teegreen = planmod.par_in_fairway(final[r][c], digit)

@@ -136,15 +136,20 @@ def read_par(cands: list[Candidate], probs: np.ndarray, turns: int) -> DigitRead
     return DigitRead(value, confidence, cands[best].centre, alternatives, cands[best].patch, digit_like, others)
 
 
-def par_in_fairway(g: Guess, digit: DigitRead) -> Guess | None:
-    """A fairway read over a corner-to-corner line (``Guess.diagonal`` set) as the tee/green it is when a par
-    digit is read in it (players write one in tee/green squares only; a shaded stub can hide the square's
-    split from the network), flagged for a person to check, the fairway offered; else None. The fairway's two
-    edges must lie on either side of the line, as a tee/green's tee and green do."""
-    if g.value["k"] != "fairway" or g.diagonal < 0 or digit.par is None:
-        return None
+def may_be_teegreen(g: Guess) -> bool:
+    """Whether a fairway reading may be a tee/green whose split the network missed (a shaded stub can hide
+    it): read over a corner-to-corner line (``Guess.diagonal`` set), its two edges on either side of the line
+    as a tee/green's tee and green are. Cheap: only such a square is cut again for a par digit."""
+    if g.value["k"] != "fairway" or g.diagonal < 0:
+        return False
     first = HALVES[g.diagonal][0]
-    if (g.value["edges"][0] in first) == (g.value["edges"][1] in first):
+    return (g.value["edges"][0] in first) != (g.value["edges"][1] in first)
+
+
+def par_in_fairway(g: Guess, digit: DigitRead) -> Guess | None:
+    """A fairway that ``may_be_teegreen`` as the tee/green it is when a par digit is read in it (players write
+    one in tee/green squares only), flagged for a person to check, the fairway offered; else None."""
+    if not may_be_teegreen(g) or digit.par is None:
         return None
     value = {"k": "teegreen", "green_edge": "", "tee_edge": "", "par": None}
     return Guess(value, min(g.confidence, digit.confidence, SPLIT_DOUBT), ((g.value, g.confidence),),
