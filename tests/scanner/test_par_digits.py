@@ -259,6 +259,24 @@ def test_a_dark_printed_border_does_not_hide_a_faint_digit():
     assert any(LABELS[int(np.argmax(read_digit(c.patch)))] == "5" for c in cands)
 
 
+def test_a_light_pen_digit_is_cut_below_the_plans_own_ink_level(monkeypatch):
+    """A plan's ink level is set by all its strokes (dark lines, shading elsewhere): a light pen's digit in a
+    square may be fainter than that level, yet stands clear of the paper at half of it."""
+    from scanner.games.eighteen import parmarks
+
+    img = _sheet()
+    light = (180, 190, 200)  # ink strength 0.2 on this paper
+    cv2.line(img, (60, 60), (180, 180), light, 3)
+    cv2.putText(img, "5", (72, 165), cv2.FONT_HERSHEY_SIMPLEX, 1.3, light, 3, cv2.LINE_AA)
+
+    def reads_five() -> bool:
+        return any(LABELS[int(np.argmax(read_digit(c.patch)))] == "5" for c in square_candidates(img, QUAD, 0.3))
+
+    assert reads_five()
+    monkeypatch.setattr(parmarks, "FAINTEST", 1.0)  # no level below the plan's: the digit is lost
+    assert not reads_five()
+
+
 def test_a_blurred_digit_in_a_ring_is_found_at_the_higher_ink_level():
     """Blur closes the gap between a digit and the ring round it: at the lower ink level they are one blot,
     the strokes' cores keep them apart. The square is cut at both, so the digit is found."""

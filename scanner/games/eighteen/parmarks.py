@@ -55,6 +55,8 @@ LEVELS = (0.5, 0.65, 0.95, 1.25)  # shares of the typical stroke strength that c
 # cut at each and the pieces of all are read. A thin or faint digit is whole only at the lowest; a blurred
 # photo or a broad pen runs a small digit into a blob (or into the ring round it, the stub beside it) that
 # only the highest, the strokes' dark cores, keeps apart.
+FAINTEST = 0.5  # lowest level, share of the plan's threshold: a light pen's digit, whole only below the
+# plan's level (set by its darker lines and shading), still stands clear of the paper there
 CENTRE_REACH = 0.08  # how far (share of the side) the diagonal's stroke may lie beside its coarse path
 RING_HOLE = 0.015  # least enclosed paper of a ring drawn round a digit, share of the square
 
@@ -335,16 +337,16 @@ def pieces_to_candidates(b: np.ndarray, side: int, pad: int, erased: np.ndarray 
 
 
 def ink_levels(ink: np.ndarray, threshold: float, side: int = CROP, levels: tuple[float, ...] = LEVELS) -> list[float]:
-    """The ink levels a square is cut at: the plan's ``threshold`` raised to each of ``levels`` times the
-    typical strength of the pen strokes inside the square (a blurred photo spreads every stroke, and its
-    digit's loops close up at the plan's level). The printed border is left out of that: it may be much
-    darker than the pen."""
+    """The ink levels a square is cut at: each of ``levels`` times the typical strength of the strokes inside
+    the square that reach the plan's ``threshold`` (a blurred photo spreads every stroke, and its digit's loops
+    close up at the plan's level), and no lower than ``FAINTEST`` of that threshold (a light pen). The printed
+    border is left out of that: it may be much darker than the pen."""
     pad = (ink.shape[0] - side) // 2
     m = int(round(INNER * side))
     inner = ink[pad + m:pad + side - m, pad + m:pad + side - m]
     strokes = inner[inner > threshold]
     typical = float(np.median(strokes)) if len(strokes) else 0.0
-    return [max(threshold, level * typical) for level in levels]
+    return [max(FAINTEST * threshold, level * typical) for level in levels]
 
 
 def _same(a: Candidate, b: Candidate) -> bool:
