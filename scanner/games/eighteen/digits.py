@@ -146,9 +146,9 @@ def read_digit(patch: np.ndarray) -> np.ndarray:
 def read_rotations(patches: list[np.ndarray]) -> np.ndarray:
     """Probabilities (crops, 4 rotations, 4 classes): [i, k] is crop i turned k quarter turns anticlockwise.
 
-    A crop read as a par digit at all (more than ``MAYBE`` at some turn) is read again with a pixel of ink
-    more and a pixel less round its strokes, and its probabilities are the normalised geometric mean of
-    the three readings: a reading that a pixel of ink would change (a flag's pennant passing for a 4, a
+    A crop read as a par digit at all (more than ``MAYBE``) at a turn is read again at that turn with a pixel
+    of ink more and a pixel less round its strokes, and its probabilities there are the normalised geometric
+    mean of the three readings: a reading that a pixel of ink would change (a flag's pennant passing for a 4, a
     stub for a 5) loses its weight, while a digit reads alike in all three.
     """
     return _read(patches, 4)
@@ -161,20 +161,22 @@ def read_turned(patches: list[np.ndarray], turns: int) -> np.ndarray:
 
 
 def _read(patches: list[np.ndarray], turns: int) -> np.ndarray:
-    """Probabilities (crops, ``turns``, 4 classes) of crops read at their first ``turns`` quarter turns, those
-    read as a par digit at all read again with a pixel of ink more and less (``read_rotations``)."""
+    """Probabilities (crops, ``turns``, 4 classes) of crops read at their first ``turns`` quarter turns, each
+    turn of a crop read as a par digit at all read again with a pixel of ink more and less (``read_rotations``).
+    """
     probs = predict(describe_all(patches, turns)).reshape(len(patches), turns, len(LABELS))
-    maybe = np.flatnonzero(probs[:, :, :3].max(axis=(1, 2)) > MAYBE)
+    maybe = np.argwhere(probs[:, :, :3].max(axis=2) > MAYBE)  # (crop, turn): most crops are digit-like at one
     if not len(maybe):
         return probs
     k = np.ones((2, 2), np.uint8)
     inked = []
-    for i in maybe:
+    for i, turn in maybe:
         thin = cv2.erode(patches[i], k)
-        inked += [cv2.dilate(patches[i], k), thin if thin.sum() >= 8 else patches[i]]
-    again = predict(describe_all(inked, turns)).reshape(len(maybe), 2, turns, len(LABELS))
-    mean = np.exp((np.log(probs[maybe] + 1e-6) + np.log(again + 1e-6).sum(axis=1)) / 3)
-    probs[maybe] = mean / mean.sum(axis=2, keepdims=True)
+        inked += [np.rot90(cv2.dilate(patches[i], k), turn), np.rot90(thin if thin.sum() >= 8 else patches[i], turn)]
+    again = predict(describe_all(inked)).reshape(len(maybe), 2, len(LABELS))
+    first = probs[maybe[:, 0], maybe[:, 1]]
+    mean = np.exp((np.log(first + 1e-6) + np.log(again + 1e-6).sum(axis=1)) / 3)
+    probs[maybe[:, 0], maybe[:, 1]] = mean / mean.sum(axis=1, keepdims=True)
     return probs
 
 
