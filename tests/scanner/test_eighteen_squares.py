@@ -104,6 +104,18 @@ def test_pars_at_both_ends_claiming_the_same_role_leave_the_hole_in_doubt():
     assert sides[0, 0][1] < 0.5 and sides[0, 2][1] < 0.5
 
 
+def test_pieces_that_look_like_digits_but_read_as_guesses_leave_the_sides_in_doubt():
+    """A tiny or blurred plan: a flag or a stub looks like a digit (digit-like 0.99) yet its par is a guess.
+    Where a guess lies is a guess too, so the hole's sides are not taken as sure from it."""
+    guesses = _hole_between_two_squares()
+    guessed = {(0, 0): DigitRead(4, UNSTEADY, (0.75, 0.75), digit_like=0.99),
+               (0, 2): DigitRead(5, UNSTEADY, (0.75, 0.25), digit_like=0.99)}
+    sides = tee_sides(guesses, guessed)
+    assert sides[0, 0][1] < eighteen.FLAG_BELOW and sides[0, 2][1] < eighteen.FLAG_BELOW
+    clear = {sq: DigitRead(d.par, 0.95, d.centre, digit_like=0.99) for sq, d in guessed.items()}
+    assert tee_sides(guesses, clear)[0, 0][1] > eighteen.FLAG_BELOW
+
+
 def test_a_range_of_light_blackouts_along_the_grid_edge_is_not_lifted_as_shade():
     patches = np.zeros((6, 6, eighteen.CELL, eighteen.CELL), np.float32)
     range_ = ((0, 0), (1, 0), (2, 0), (3, 0), (0, 1))  # blacked out in a light pen, down the left edge

@@ -208,12 +208,14 @@ def triangle_edges(guesses: list[list[Guess]], r: int, c: int) -> tuple[list[str
 
 def side_evidence(g: Guess, digit: DigitRead) -> float:
     """Evidence in (-1, 1) that the first triangle (``HALVES[g.diagonal][0]``) is the tee, negative for the
-    second: as sure as the piece read as the par is a digit at all, and as no piece across looks like one."""
+    second: as sure as the piece read as the par is a digit at all and is read as a par (a flag or a stub
+    on a tiny or blurred plan looks like a digit, yet reads as a guess), and as no piece across looks like
+    one."""
     if digit.centre is None:
         return 0.0
     tee_half = half_of(g.diagonal, digit.centre)
     across = max((like for centre, like in digit.others if half_of(g.diagonal, centre) != tee_half), default=0.0)
-    strength = digit.digit_like * (1.0 - across)
+    strength = min(digit.digit_like, digit.confidence) * (1.0 - across)
     return strength if tee_half == 0 else -strength
 
 
