@@ -218,8 +218,9 @@ def _teegreen_square() -> list[list[Guess]]:
 
 
 def test_tee_is_the_triangle_holding_the_digit():
-    cands = [Candidate(_digit("4"), (0.25, 0.7), (25, 80)), Candidate(np.ones((9, 9), np.uint8), (0.7, 0.3), (80, 30))]
-    digit = read_par(cands, _reading((0.02, 0.95, 0.01, 0.02), (0.0, 0.02, 0.0, 0.98)), 0)
+    four = Candidate(_digit("4"), (0.25, 0.7), (25, 80))  # cut alike at two ink levels: a steady reading
+    cands = [four, four, Candidate(np.ones((9, 9), np.uint8), (0.7, 0.3), (80, 30))]
+    digit = read_par(cands, _reading((0.02, 0.95, 0.01, 0.02), (0.02, 0.95, 0.01, 0.02), (0.0, 0.02, 0.0, 0.98)), 0)
     g = resolve_teegreen(_teegreen_square(), 0, 0, digit)
     assert (g.value["tee_edge"], g.value["green_edge"], g.value["par"]) == ("W", "N", 4)
     assert g.confidence > 0.8
