@@ -99,10 +99,9 @@ def describe_all(patches: list[np.ndarray], turns: int = 1) -> np.ndarray:
     """Feature rows of binary crops: HOG of the normalised image, the image itself at 8 x 8, and the crop's
     aspect ratio. With ``turns`` 4, each crop's rows for 0, 1, 2 and 3 quarter turns anticlockwise follow
     one another."""
-    upright = np.stack([normalise(patch) for patch in patches])
-    # turned all at once, each crop's turns side by side
-    stack = np.ascontiguousarray(np.stack([np.rot90(upright, k, axes=(1, 2)) for k in range(turns)], axis=1)
-                                 .reshape(-1, SIDE, SIDE))
+    # each crop turned before it is scaled, as a crop cut from a turned photo is: scaled first and then
+    # turned, its pixels round differently (a scaling is not symmetric), and the network reads a pixel's shift
+    stack = np.stack([normalise(np.rot90(patch, k)) for patch in patches for k in range(turns)])
     ratios = np.log([max(p.shape[0], 1) / max(p.shape[1], 1) for p in patches])
     aspects = (ratios[:, None] * (-1.0) ** np.arange(turns)[None, :]).ravel()
     # 8 x 8 by the mean of each 3 x 3 block (what an area resize does; cv2's takes at most 128 images at once)
