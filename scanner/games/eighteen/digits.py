@@ -168,7 +168,7 @@ def read_rotations(patches: list[np.ndarray]) -> np.ndarray:
 def read_turned(patches: list[np.ndarray], turns: int) -> np.ndarray:
     """Probabilities (crops, 4 classes) of crops turned ``turns`` quarter turns anticlockwise, read as
     ``read_rotations`` reads each turn: when the plan's orientation is known, a quarter of the work."""
-    return _read([np.ascontiguousarray(np.rot90(p, turns)) for p in patches], 1)[:, 0]
+    return _read([np.ascontiguousarray(turned(p, turns)) for p in patches], 1)[:, 0]
 
 
 def _read(patches: list[np.ndarray], turns: int) -> np.ndarray:

@@ -379,7 +379,7 @@ def cut_levels(ink: np.ndarray, threshold: float, side: int = CROP, levels: tupl
     """A tee/green square's ink crop (``square_ink``) binarised at each of its ink levels (``ink_levels``),
     and cut apart from printed lines, long straight strokes and the diagonal."""
     pad = (ink.shape[0] - side) // 2
-    # levels that coincide (a faint pen: several at the plan's own threshold) are cut once
+    # levels that coincide (a faint pen: several at the lowest, ``FAINTEST`` of the threshold) are cut once
     cuts = list(dict.fromkeys(ink_levels(ink, threshold, side, levels)))
     raw = [(ink > level).astype(np.uint8) for level in cuts]
     plain = [without_lines(b, side) for b in raw]
