@@ -154,6 +154,14 @@ def predict(features: np.ndarray) -> np.ndarray:
     return (p / p.sum(axis=2, keepdims=True)).mean(axis=0)
 
 
+def image_inputs(patches: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The convolutional network's inputs for binary crops: normalised images (N, 1, SIDE, SIDE) and the log
+    of each crop's height over its width (N, 1)."""
+    images = np.stack([normalise(p) for p in patches])[:, None]
+    aspects = np.log([max(p.shape[0], 1) / max(p.shape[1], 1) for p in patches]).astype(np.float32)[:, None]
+    return images, aspects
+
+
 @cache
 def _convnet() -> cv2.dnn.Net:
     net = cv2.dnn.readNetFromONNX(str(CNN_MODEL))
@@ -165,8 +173,7 @@ def predict_images(patches: list[np.ndarray]) -> np.ndarray:
     """Class probabilities (N, 4) of binary crops (already turned upright) by the convolutional network: three
     3 x 3 convolutions (16, 32, 32 channels, two 2 x 2 poolings) over the normalised image, then a hidden layer
     of 128 that also sees the crop's aspect ratio. Trained by ``digits_cnn`` on the same crops as ``predict``."""
-    images = np.stack([normalise(p) for p in patches])[:, None]
-    aspects = np.log([max(p.shape[0], 1) / max(p.shape[1], 1) for p in patches]).astype(np.float32)[:, None]
+    images, aspects = image_inputs(patches)
     net = _convnet()
     net.setInput(images, "x")
     net.setInput(aspects, "a")

@@ -3,8 +3,8 @@
 A build step, not part of a scan: it needs PyTorch (``pip install -e .[train]``), while a scan runs the
 written network with OpenCV's own inference (``cv2.dnn``). The crops are those the feature network is trained
 on (``digits.build``: candidates of drawn tee/green squares and lone digits, each upright digit once more
-varied), so the two readers learn the same classes from the same examples. About 8 minutes of data and
-30 minutes of training on two cores.
+varied), so the two readers learn the same classes from the same examples. On two cores the crops take
+about 10 minutes to make and each of the 8 passes over them 30 seconds or more.
 
 Run ``python -m scanner.games.eighteen.digits_cnn``; it prints the held-out accuracy on crops of squares
 drawn from another seed.
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from scanner.games.eighteen.digits import CNN_MODEL, LABELS, LONE, SQUARES, normalise, training_set, turned
+from scanner.games.eighteen.digits import CNN_MODEL, LABELS, LONE, SQUARES, image_inputs, training_set, turned
 
 EPOCHS, BATCH, PEAK_RATE = 8, 256, 3e-3
 
@@ -22,9 +22,7 @@ EPOCHS, BATCH, PEAK_RATE = 8, 256, 3e-3
 def arrays(samples: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Network inputs (normalised images (N, 1, 24, 24), aspect ratios (N, 1)) and labels of (crop, turn, label)
     samples, each crop turned as a scan turns it."""
-    crops = [np.ascontiguousarray(turned(patch, turn)) for patch, turn, _ in samples]
-    images = np.stack([normalise(c) for c in crops])[:, None]
-    aspects = np.log([max(c.shape[0], 1) / max(c.shape[1], 1) for c in crops]).astype(np.float32)[:, None]
+    images, aspects = image_inputs([np.ascontiguousarray(turned(patch, turn)) for patch, turn, _ in samples])
     return images, aspects, np.array([label for _, _, label in samples])
 
 
@@ -48,6 +46,7 @@ def network():
 
 
 def train(images: np.ndarray, aspects: np.ndarray, labels: np.ndarray, seed: int = 0):
+    """The network fitted to ``arrays``' inputs and labels (cross-entropy, Adam, one-cycle rate), in eval mode."""
     import torch
 
     torch.manual_seed(seed)
