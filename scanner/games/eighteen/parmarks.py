@@ -57,6 +57,7 @@ LEVELS = (0.5, 0.65, 0.95, 1.25)  # shares of the typical stroke strength that c
 # only the highest, the strokes' dark cores, keeps apart.
 FAINTEST = 0.5  # lowest level, share of the plan's threshold: a light pen's digit, whole only below the
 # plan's level (set by its darker lines and shading), still stands clear of the paper there
+BROAD = 0.08  # ink this broad (share of the side) all round is filled in: shading, a blot, not a pen line
 CENTRE_REACH = 0.08  # how far (share of the side) the diagonal's stroke may lie beside its coarse path
 RING_HOLE = 0.015  # least enclosed paper of a ring drawn round a digit, share of the square
 
@@ -344,9 +345,17 @@ def ink_levels(ink: np.ndarray, threshold: float, side: int = CROP, levels: tupl
     pad = (ink.shape[0] - side) // 2
     m = int(round(INNER * side))
     inner = ink[pad + m:pad + side - m, pad + m:pad + side - m]
-    strokes = inner[inner > threshold]
-    typical = float(np.median(strokes)) if len(strokes) else 0.0
-    return [max(FAINTEST * threshold, level * typical) for level in levels]
+    inked = (inner > threshold).astype(np.uint8)
+    # a digit is written in a line, not filled in: shading (often another, bolder pen) is left out of the
+    # typical strength when enough pen lines remain, or a light pen's digit falls below every level
+    k = int(round(BROAD * side)) | 1
+    lines = inked & (1 - cv2.morphologyEx(inked, cv2.MORPH_OPEN, np.ones((k, k), np.uint8)))
+    overall = float(np.median(inner[inked > 0])) if inked.any() else 0.0
+    typical = float(np.median(inner[lines > 0])) if lines.sum() >= MIN_AREA * side * side else overall
+    cuts = [max(FAINTEST * threshold, level * typical) for level in levels]
+    # ... but the dark cores of a broad, blurred digit are kept apart only at the top of all its ink
+    cuts[-1] = max(cuts[-1], levels[-1] * overall)
+    return cuts
 
 
 def _same(a: Candidate, b: Candidate) -> bool:
