@@ -7,14 +7,24 @@ varied), so the two readers learn the same classes from the same examples. On tw
 about 10 minutes to make and each of the 8 passes over them 30 seconds or more.
 
 Run ``python -m scanner.games.eighteen.digits_cnn``; it prints the held-out accuracy on crops of squares
-drawn from another seed.
+drawn from another seed. The training loop (``fit``, ``export``) is shared with the whole-square par reader
+(``square_par``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from scanner.games.eighteen.digits import CNN_MODEL, LABELS, LONE, SQUARES, image_inputs, training_set, turned
+from scanner.games.eighteen.digits import (
+    CNN_MODEL,
+    LABELS,
+    LONE,
+    SIDE,
+    SQUARES,
+    image_inputs,
+    training_set,
+    turned,
+)
 
 EPOCHS, BATCH, PEAK_RATE = 8, 256, 3e-3
 
@@ -45,23 +55,29 @@ def network():
     return DigitNet()
 
 
-def train(images: np.ndarray, aspects: np.ndarray, labels: np.ndarray, seed: int = 0):
-    """The network fitted to ``arrays``' inputs and labels (cross-entropy, Adam, one-cycle rate), in eval mode."""
+def fit(net, inputs: tuple[np.ndarray, ...], labels: np.ndarray, epochs: int, batch: int, shift: int = 0,
+        seed: int = 0):
+    """``net`` fitted to ``inputs`` (arrays it takes in this order) and ``labels`` (cross-entropy, Adam,
+    one-cycle rate), in eval mode. ``shift``: each batch's images (the first input) moved by up to this many
+    pixels, the same random way for the whole batch."""
     import torch
 
     torch.manual_seed(seed)
     torch.set_flush_denormal(True)  # tiny weights late in training otherwise slow every step several times
-    net = network()
-    x, a, y = torch.tensor(images), torch.tensor(aspects), torch.tensor(labels)
-    steps = -(-len(y) // BATCH)
+    tensors, y = [torch.tensor(a) for a in inputs], torch.tensor(labels)
+    steps = -(-len(y) // batch)
     opt = torch.optim.Adam(net.parameters(), 1e-3, weight_decay=1e-5)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(opt, PEAK_RATE, total_steps=EPOCHS * steps)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(opt, PEAK_RATE, total_steps=epochs * steps)
     net.train()
-    for _ in range(EPOCHS):
+    for _ in range(epochs):
         order = torch.randperm(len(y))
-        for i in range(0, len(y), BATCH):
-            batch = order[i:i + BATCH]
-            loss = torch.nn.functional.cross_entropy(net(x[batch], a[batch]), y[batch])
+        for i in range(0, len(y), batch):
+            chosen = order[i:i + batch]
+            xs = [t[chosen] for t in tensors]
+            if shift:
+                dy, dx = (int(v) for v in torch.randint(-shift, shift + 1, (2,)))
+                xs[0] = torch.roll(xs[0], (dy, dx), (2, 3))
+            loss = torch.nn.functional.cross_entropy(net(*xs), y[chosen])
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -69,12 +85,14 @@ def train(images: np.ndarray, aspects: np.ndarray, labels: np.ndarray, seed: int
     return net.eval()
 
 
-def export(net) -> None:
+def export(net, examples: tuple[np.ndarray, ...], names: tuple[str, ...], path) -> None:
+    """``net`` written as ONNX to ``path``, its inputs named ``names`` (shaped as ``examples``, any batch size)
+    and its output "logits"."""
     import torch
 
-    torch.onnx.export(net, (torch.zeros(1, 1, 24, 24), torch.zeros(1, 1)), str(CNN_MODEL), input_names=["x", "a"],
-                      output_names=["logits"], dynamic_axes={"x": {0: "n"}, "a": {0: "n"}, "logits": {0: "n"}},
-                      dynamo=False)
+    axes = {name: {0: "n"} for name in (*names, "logits")}
+    torch.onnx.export(net, tuple(torch.tensor(e) for e in examples), str(path), input_names=list(names),
+                      output_names=["logits"], dynamic_axes=axes, dynamo=False)
 
 
 if __name__ == "__main__":
@@ -82,7 +100,9 @@ if __name__ == "__main__":
     from scanner.games.eighteen.digits_train import square_training_set, varied
 
     samples = square_training_set(SQUARES, 0) + training_set(LONE, 0)
-    export(train(*arrays(samples + varied(samples, np.random.default_rng(0)))))
+    images, aspects, labels = arrays(samples + varied(samples, np.random.default_rng(0)))
+    export(fit(network(), (images, aspects), labels, EPOCHS, BATCH), (np.zeros((1, 1, SIDE, SIDE), np.float32),
+           np.zeros((1, 1), np.float32)), ("x", "a"), CNN_MODEL)
     _convnet.cache_clear()
     held_out = square_training_set(SQUARES // 10, seed=1)
     labels = np.array([label for _, _, label in held_out])
