@@ -14,11 +14,21 @@ from scanner.games.eighteen.parmarks import (
     diagonal_stroke,
     pieces_to_candidates,
     square_candidates,
+    square_ink,
     with_erased,
     without_diagonal,
     without_lines,
 )
-from scanner.games.eighteen.plan import UNSTEADY, half_of, read_par, resolve_teegreen
+from scanner.games.eighteen.plan import (
+    SQUARE_WEIGHT,
+    UNSTEADY,
+    DigitRead,
+    half_of,
+    read_par,
+    resolve_teegreen,
+    with_square_reading,
+)
+from scanner.games.eighteen.square_par import CLASSES, read_squares
 
 QUAD = np.float32([[60, 60], [180, 60], [180, 180], [60, 180]])  # a 120-pixel square
 
@@ -395,3 +405,53 @@ def test_a_crop_read_at_one_known_turn_reads_as_at_that_turn_of_all_four():
     for turns in range(4):
         one = read_turned(crops, turns)
         assert np.allclose(one, every[:, turns], atol=1e-5)  # each turn of a crop is turned before it is scaled
+
+
+def _teegreen_sheet(text: str, at: tuple[int, int], scale: float) -> np.ndarray:
+    img = _sheet()
+    cv2.line(img, (60, 60), (180, 180), (140, 40, 20), 3)  # the diagonal
+    cv2.line(img, (120, 60), (120, 90), (140, 40, 20), 3)  # a fairway stub on N
+    _write(img, text, at, scale)
+    return img
+
+
+def test_the_whole_square_reader_reads_each_par_and_tells_a_fairway_apart():
+    fairway = _sheet()
+    cv2.line(fairway, (120, 60), (120, 180), (140, 40, 20), 3)
+    pars = [3, 3, 4, 4, 5, 5]  # each written large in the lower triangle and smaller in the upper one
+    sheets = [_teegreen_sheet(str(par), *[((75, 160), 1.3), ((130, 100), 1.0)][k % 2]) for k, par in enumerate(pars)]
+    probs = read_squares([square_ink(img, QUAD) for img in (*sheets, fairway)])
+    assert [CLASSES[int(np.argmax(p))] for p in probs] == [*pars, None]
+    assert probs.max(axis=1).min() > 0.9
+
+
+def _square_probs(par: int | None, p: float) -> np.ndarray:
+    probs = np.full(4, (1 - p) / 3)
+    probs[CLASSES.index(par)] = p
+    return probs
+
+
+def test_an_unread_par_takes_the_square_readers_par_flagged():
+    read = with_square_reading(DigitRead(None, 0.0, None, ((4, 0.3),)), _square_probs(5, 0.98), PAR_SURE)
+    assert read.par == 5 and read.confidence == SQUARE_WEIGHT * 0.98 < PAR_SURE
+
+
+def test_a_doubtful_par_gives_way_to_a_surer_square_reading_and_is_offered_for_review():
+    read = with_square_reading(DigitRead(4, 0.5, (0.3, 0.7)), _square_probs(5, 0.9), PAR_SURE)
+    assert read.par == 5 and read.confidence < PAR_SURE and read.alternatives[0] == (4, 0.5)
+    kept = with_square_reading(DigitRead(4, 0.8, (0.3, 0.7)), _square_probs(5, 0.9), PAR_SURE)
+    assert kept.par == 4 and kept.confidence == 0.8  # the square reader is no surer than 0.7 x 0.9
+
+
+def test_a_sure_par_stands_against_the_square_reader():
+    read = with_square_reading(DigitRead(4, 0.97, (0.3, 0.7)), _square_probs(3, 0.99), PAR_SURE)
+    assert read.par == 4 and read.confidence == 0.97
+
+
+def test_two_readers_agreeing_surely_make_the_par_sure():
+    agreed = with_square_reading(DigitRead(3, 0.7, (0.3, 0.7)), _square_probs(3, 0.97), PAR_SURE)
+    assert agreed.par == 3 and agreed.confidence >= PAR_SURE
+    weak = with_square_reading(DigitRead(3, 0.4, (0.3, 0.7)), _square_probs(3, 0.97), PAR_SURE)
+    assert weak.confidence == 0.4  # a guess the square reader agrees with is still a guess
+    unsure = with_square_reading(DigitRead(3, 0.7, (0.3, 0.7)), _square_probs(3, 0.8), PAR_SURE)
+    assert unsure.confidence == 0.7

@@ -3,8 +3,9 @@
 Pipeline: locate the printed grid (``scanner.locate``), rectify it (``scanner.rectify``), find its rows and
 columns (``scanner.grid``), cut out every square as an ink patch (``scanner.cells``) with shade lifted, measure
 each square (``features``), tell its kind (``squares``, a small network) and read its edges (``classify``),
-read the par digits (``parmarks``, ``digits``), find which way is up from the par digits and trees and settle
-tee/green sides (``plan``), then write the board with a review entry for every doubtful read.
+read the par digits (``parmarks``, ``digits``), find which way is up from the par digits and trees, read each
+par again from its whole square (``square_par``) and settle tee/green sides (``plan``), then write the board
+with a review entry for every doubtful read.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ from scanner.games.eighteen.classify import BARE, Guess, read_square, sure
 from scanner.games.eighteen.evaluate import compare  # noqa: F401  (plugin interface, used by `golfscan bench`)
 from scanner.games.eighteen.features import MARGIN as LINE_MARGIN
 from scanner.games.eighteen.features import CellFeatures, binarize, measure_all
-from scanner.games.eighteen.parmarks import square_candidates
+from scanner.games.eighteen.parmarks import square_candidates, square_ink
+from scanner.games.eighteen.square_par import read_squares
 from scanner.games.eighteen.squares import kind_probabilities
 from scanner.grid import Lattice, find_lattice
 from scanner.histogram import uint8_percentile
@@ -338,6 +340,10 @@ def read_plan(image: np.ndarray) -> PlanReading:
         if teegreen is not None:
             guesses[r][c] = final[r][c] = teegreen
             digit_reads[r, c] = digit
+    # every par read once more from its whole square, turned upright (``square_par``)
+    inks = [np.rot90(square_ink(image, rect.to_photo(lattice.cell_quad(r, c))), turns) for r, c in digit_reads]
+    for (r, c), probs in zip(list(digit_reads), read_squares(inks) if inks else [], strict=True):
+        digit_reads[r, c] = planmod.with_square_reading(digit_reads[r, c], probs, PAR_SURE)
     sides = planmod.tee_sides(guesses, digit_reads)
     for (r, c), digit in digit_reads.items():
         final[r][c] = planmod.resolve_teegreen(guesses, r, c, digit, sides[r, c])

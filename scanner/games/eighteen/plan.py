@@ -18,13 +18,14 @@ Example:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
 from scanner.games.eighteen.classify import HALVES, SPLIT_DOUBT, Guess, sure
 from scanner.games.eighteen.digits import LABELS, PAR, Candidate, read_rotations, read_turned, steady
+from scanner.games.eighteen.square_par import CLASSES
 
 CCW = {"N": "W", "W": "S", "S": "E", "E": "N"}  # where an edge goes when the grid turns a quarter anticlockwise
 OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
@@ -38,6 +39,9 @@ FLOOR = 0.1  # a vote's probability floor: one square moves the choice by at mos
 EDGE_MARGIN = 0.8  # a triangle's edge is sure when it beats the other by this much (``lean`` plus neighbours):
 # one stub's lines alone reach about 0.9, a neighbouring fairway ending on the edge adds 1
 EDGE_SCALE = 0.05
+SQUARE_WEIGHT = 0.7  # the whole-square reader's probability, scaled by this, is its confidence (never sure alone)
+SQUARE_SURE, CONFIRMED = 0.95, 0.6  # a par the whole-square reader gives this surely, and the digit reader
+# too with at least this confidence, is sure
 
 
 def rotate_edge(edge: str, turns: int) -> str:
@@ -134,6 +138,25 @@ def read_par(cands: list[Candidate], probs: np.ndarray, turns: int) -> DigitRead
         return DigitRead(None, confidence, cands[best].centre, ((value, confidence),) + alternatives,
                          cands[best].patch, digit_like, others)
     return DigitRead(value, confidence, cands[best].centre, alternatives, cands[best].patch, digit_like, others)
+
+
+def with_square_reading(digit: DigitRead, probs: np.ndarray, sure: float) -> DigitRead:
+    """The par read again with the whole-square reader's probabilities ``probs`` (``square_par``: 3, 4, 5, no
+    digit). A par the digit reader is sure of (``sure``) stands; an unread par, or a doubtful one the square
+    reader is surer of (``SQUARE_WEIGHT``), takes the square reader's par, still doubtful; the two readers
+    agreeing surely (``SQUARE_SURE``, ``CONFIRMED``) make the par sure. They fail differently: the digit
+    reader when the cut breaks a digit or joins it to a line, the square reader when a digit is small."""
+    order = np.argsort(-probs[:3])
+    value, p = CLASSES[order[0]], float(probs[order[0]])
+    if digit.par == value:
+        if digit.confidence >= CONFIRMED and p >= SQUARE_SURE:
+            return replace(digit, confidence=max(digit.confidence, sure))
+        return digit
+    if digit.par is not None and (digit.confidence >= sure or SQUARE_WEIGHT * p <= digit.confidence):
+        return digit
+    others = tuple((CLASSES[j], float(probs[j])) for j in order[1:] if probs[j] > 0.01)
+    own = ((digit.par, digit.confidence),) if digit.par is not None else ()
+    return replace(digit, par=value, confidence=SQUARE_WEIGHT * p, alternatives=own + others)
 
 
 def may_be_teegreen(g: Guess) -> bool:
