@@ -163,10 +163,21 @@ def image_inputs(patches: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
 
 
 @cache
-def _convnet() -> cv2.dnn.Net:
-    net = cv2.dnn.readNetFromONNX(str(CNN_MODEL))
+def onnx_net(path: Path) -> cv2.dnn.Net:
+    """The ONNX network at ``path``, loaded once, run by OpenCV's own backend."""
+    net = cv2.dnn.readNetFromONNX(str(path))
     net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
     return net
+
+
+def run_net(path: Path, inputs: dict[str, np.ndarray]) -> np.ndarray:
+    """Class probabilities (softmax of the "logits" output) of the ONNX network at ``path`` for named inputs."""
+    net = onnx_net(path)
+    for name, value in inputs.items():
+        net.setInput(value, name)
+    logits = net.forward().astype(np.float64)
+    p = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return p / p.sum(axis=1, keepdims=True)
 
 
 def predict_images(patches: list[np.ndarray]) -> np.ndarray:
@@ -174,12 +185,7 @@ def predict_images(patches: list[np.ndarray]) -> np.ndarray:
     3 x 3 convolutions (16, 32, 32 channels, two 2 x 2 poolings) over the normalised image, then a hidden layer
     of 128 that also sees the crop's aspect ratio. Trained by ``digits_cnn`` on the same crops as ``predict``."""
     images, aspects = image_inputs(patches)
-    net = _convnet()
-    net.setInput(images, "x")
-    net.setInput(aspects, "a")
-    logits = net.forward().astype(np.float64)
-    p = np.exp(logits - logits.max(axis=1, keepdims=True))
-    return p / p.sum(axis=1, keepdims=True)
+    return run_net(CNN_MODEL, {"x": images, "a": aspects})
 
 
 def read_digit(patch: np.ndarray) -> np.ndarray:

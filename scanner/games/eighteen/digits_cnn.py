@@ -96,14 +96,14 @@ def export(net, examples: tuple[np.ndarray, ...], names: tuple[str, ...], path) 
 
 
 if __name__ == "__main__":
-    from scanner.games.eighteen.digits import _convnet, predict_images
+    from scanner.games.eighteen.digits import onnx_net, predict_images
     from scanner.games.eighteen.digits_train import square_training_set, varied
 
     samples = square_training_set(SQUARES, 0) + training_set(LONE, 0)
     images, aspects, labels = arrays(samples + varied(samples, np.random.default_rng(0)))
     export(fit(network(), (images, aspects), labels, EPOCHS, BATCH), (np.zeros((1, 1, SIDE, SIDE), np.float32),
            np.zeros((1, 1), np.float32)), ("x", "a"), CNN_MODEL)
-    _convnet.cache_clear()
+    onnx_net.cache_clear()
     held_out = square_training_set(SQUARES // 10, seed=1)
     labels = np.array([label for _, _, label in held_out])
     read = predict_images([np.ascontiguousarray(turned(p, t)) for p, t, _ in held_out]).argmax(axis=1)

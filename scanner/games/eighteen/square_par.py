@@ -35,12 +35,12 @@ Example:
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 
 import cv2
 import numpy as np
 
+from scanner.games.eighteen.digits import onnx_net, run_net
 from scanner.games.eighteen.parmarks import PAD
 
 MODEL = Path(__file__).with_name("square_par.onnx")
@@ -62,20 +62,9 @@ def inputs(inks: list[np.ndarray]) -> np.ndarray:
     return np.clip(small / np.maximum(top, FLOOR), 0.0, 1.5)[:, None].astype(np.float32)
 
 
-@cache
-def _net() -> cv2.dnn.Net:
-    net = cv2.dnn.readNetFromONNX(str(MODEL))
-    net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
-    return net
-
-
 def read_squares(inks: list[np.ndarray]) -> np.ndarray:
     """Probabilities (N, 4) of par 3, 4, 5 and no par digit (``CLASSES``) for upright square ink crops."""
-    net = _net()
-    net.setInput(inputs(inks), "x")
-    logits = net.forward().astype(np.float64)
-    p = np.exp(logits - logits.max(axis=1, keepdims=True))
-    return p / p.sum(axis=1, keepdims=True)
+    return run_net(MODEL, {"x": inputs(inks)})
 
 
 def triangle_masks(size: int, diagonal: int) -> tuple[np.ndarray, np.ndarray]:
@@ -139,8 +128,7 @@ if __name__ == "__main__":
     parts = [training_set(seed, SQUARES) for seed in TRAIN_SEEDS]
     x, y = np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
     export(fit(network(), (x,), y, EPOCHS, BATCH, SHIFT), (np.zeros((1, 1, SIDE, SIDE), np.float32),), ("x",), MODEL)
-    _net.cache_clear()
+    onnx_net.cache_clear()
     held_x, held_y = training_set(HELD_OUT_SEED, HELD_OUT)
-    _net().setInput(held_x, "x")
-    read = _net().forward().argmax(axis=1)
+    read = run_net(MODEL, {"x": held_x}).argmax(axis=1)
     print(f"wrote {MODEL} ({MODEL.stat().st_size // 1024} KiB); held-out accuracy {(read == held_y).mean():.3f}")
