@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import cv2
 import numpy as np
 
@@ -28,10 +26,9 @@ from scanner.games.eighteen.plan import (
     half_of,
     read_par,
     resolve_teegreen,
-    side_evidence,
     with_square_reading,
 )
-from scanner.games.eighteen.square_par import CLASSES, digit_triangle, read_squares
+from scanner.games.eighteen.square_par import CLASSES, read_squares
 
 QUAD = np.float32([[60, 60], [180, 60], [180, 180], [60, 180]])  # a 120-pixel square
 
@@ -458,23 +455,3 @@ def test_two_readers_agreeing_surely_make_the_par_sure():
     assert weak.confidence == 0.4  # a guess the square reader agrees with is still a guess
     unsure = with_square_reading(DigitRead(3, 0.7, (0.3, 0.7)), _square_probs(3, 0.8), PAR_SURE)
     assert unsure.confidence == 0.7
-
-
-def test_the_triangle_whose_hidden_ink_takes_the_par_away_holds_the_digit():
-    lower, upper = _teegreen_sheet("5", (75, 160), 1.3), _teegreen_sheet("3", (130, 100), 1.0)
-    inks = [square_ink(img, QUAD) for img in (lower, upper)]
-    odds = digit_triangle(inks, [0, 0], 0, read_squares(inks))  # first triangle: above the TL-BR diagonal
-    assert odds[0] < -1.0 and odds[1] > 1.0
-    # the same squares turned a quarter clockwise: the diagonal runs BL-TR and the lower-left triangle, now the
-    # upper-left, is the first; a quarter turn back makes them upright
-    turned = [np.rot90(ink, -1) for ink in inks]
-    assert np.allclose(digit_triangle(turned, [1, 1], 1, read_squares(inks)), -odds, atol=0.05)
-
-
-def test_the_square_readers_triangle_adds_to_the_digits_own_side_evidence():
-    g = Guess({"k": "teegreen"}, 0.95, diagonal=0, halves=((1.0, 0.0), (0.0, 1.0)))
-    digit = DigitRead(4, 0.6, (0.7, 0.3), digit_like=0.6)  # above the diagonal: the first triangle
-    alone = side_evidence(g, digit)
-    assert side_evidence(g, replace(digit, triangle=2.0)) > alone > 0
-    assert side_evidence(g, replace(digit, triangle=-3.0)) < 0  # a weak read outweighed
-    assert side_evidence(g, DigitRead(None, 0.0, None, triangle=-2.0)) < 0  # no piece found: the square decides

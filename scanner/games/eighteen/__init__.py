@@ -10,7 +10,7 @@ with a review entry for every doubtful read.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -27,7 +27,7 @@ from scanner.games.eighteen.evaluate import compare  # noqa: F401  (plugin inter
 from scanner.games.eighteen.features import MARGIN as LINE_MARGIN
 from scanner.games.eighteen.features import CellFeatures, binarize, measure_all
 from scanner.games.eighteen.parmarks import square_candidates, square_ink
-from scanner.games.eighteen.square_par import digit_triangle, read_squares
+from scanner.games.eighteen.square_par import read_squares
 from scanner.games.eighteen.squares import kind_probabilities
 from scanner.grid import Lattice, find_lattice
 from scanner.histogram import uint8_percentile
@@ -340,14 +340,10 @@ def read_plan(image: np.ndarray) -> PlanReading:
         if teegreen is not None:
             guesses[r][c] = final[r][c] = teegreen
             digit_reads[r, c] = digit
-    # every par read once more from its whole square, turned upright, and the triangle holding it (``square_par``)
-    if digit_reads:
-        inks = [square_ink(image, rect.to_photo(lattice.cell_quad(r, c))) for r, c in digit_reads]
-        probs_par = read_squares([np.rot90(ink, turns) for ink in inks])
-        triangles = digit_triangle(inks, [guesses[r][c].diagonal for r, c in digit_reads], turns, probs_par)
-        for (r, c), probs, triangle in zip(list(digit_reads), probs_par, triangles, strict=True):
-            read = planmod.with_square_reading(digit_reads[r, c], probs, PAR_SURE)
-            digit_reads[r, c] = replace(read, triangle=float(triangle))
+    # every par read once more from its whole square, turned upright (``square_par``)
+    inks = [np.rot90(square_ink(image, rect.to_photo(lattice.cell_quad(r, c))), turns) for r, c in digit_reads]
+    for (r, c), probs in zip(list(digit_reads), read_squares(inks) if inks else [], strict=True):
+        digit_reads[r, c] = planmod.with_square_reading(digit_reads[r, c], probs, PAR_SURE)
     sides = planmod.tee_sides(guesses, digit_reads)
     for (r, c), digit in digit_reads.items():
         final[r][c] = planmod.resolve_teegreen(guesses, r, c, digit, sides[r, c])

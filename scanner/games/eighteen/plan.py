@@ -39,8 +39,6 @@ FLOOR = 0.1  # a vote's probability floor: one square moves the choice by at mos
 EDGE_MARGIN = 0.8  # a triangle's edge is sure when it beats the other by this much (``lean`` plus neighbours):
 # one stub's lines alone reach about 0.9, a neighbouring fairway ending on the edge adds 1
 EDGE_SCALE = 0.05
-SIDE_EVIDENCE_CAP = 0.98  # one square's digit evidence never makes its side certain on its own
-TRIANGLE_WEIGHT = 0.25  # the weight of the whole-square reader's triangle log-odds beside the digit's own
 SQUARE_WEIGHT = 0.7  # the whole-square reader's probability, scaled by this, is its confidence (never sure alone)
 SQUARE_SURE, CONFIRMED = 0.95, 0.6  # a par the whole-square reader gives this surely, and the digit reader
 # too with at least this confidence, is sure
@@ -63,7 +61,6 @@ class DigitRead:
     patch: np.ndarray | None = None  # the ink piece read (binary, rectified frame)
     digit_like: float = 0.0  # probability that the piece is a par digit at all
     others: tuple[tuple[tuple[float, float], float], ...] = ()  # the other pieces: centre, digit-likeness
-    triangle: float = 0.0  # the whole-square reader's log-odds that the first triangle holds the digit
 
 
 @dataclass(frozen=True)
@@ -236,15 +233,13 @@ def side_evidence(g: Guess, digit: DigitRead) -> float:
     """Evidence in (-1, 1) that the first triangle (``HALVES[g.diagonal][0]``) is the tee, negative for the
     second: as sure as the piece read as the par is a digit at all and is read as a par (a flag or a stub
     on a tiny or blurred plan looks like a digit, yet reads as a guess), and as no piece across looks like
-    one; the whole-square reader's view of which triangle holds the digit (``DigitRead.triangle``) is added
-    as weaker log-odds (``TRIANGLE_WEIGHT``)."""
-    hidden = TRIANGLE_WEIGHT * digit.triangle
+    one."""
     if digit.centre is None:
-        return float(np.tanh(hidden))
+        return 0.0
     tee_half = half_of(g.diagonal, digit.centre)
     across = max((like for centre, like in digit.others if half_of(g.diagonal, centre) != tee_half), default=0.0)
-    strength = min(digit.digit_like, digit.confidence, SIDE_EVIDENCE_CAP) * (1.0 - across)
-    return float(np.tanh(np.arctanh(strength if tee_half == 0 else -strength) + hidden))
+    strength = min(digit.digit_like, digit.confidence) * (1.0 - across)
+    return strength if tee_half == 0 else -strength
 
 
 def _hole_end(guesses: list[list[Guess]], r: int, c: int, edge: str) -> tuple[tuple[int, int], str] | None:
@@ -264,6 +259,7 @@ def _hole_end(guesses: list[list[Guess]], r: int, c: int, edge: str) -> tuple[tu
     return None
 
 
+SIDE_EVIDENCE_CAP = 0.98  # one square's digit evidence never makes its side certain on its own
 
 
 def tee_sides(guesses: list[list[Guess]], digits: dict[tuple[int, int], DigitRead]) -> dict[tuple[int, int], tuple[int, float]]:

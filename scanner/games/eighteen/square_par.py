@@ -8,10 +8,6 @@ convolutional network of five 3 x 3 convolutions (16, 32, 64, 64, 96 channels, t
 maximum over the whole image), run with OpenCV's ``cv2.dnn``. It needs no cut, so it does well where the
 cut goes wrong, and worse where a digit is small beside the rest of the square's ink.
 
-It also says which triangle of a tee/green holds the digit (``digit_triangle``): each triangle's ink is hidden
-in turn and the square read again; hiding the digit takes the par away, hiding a stub or a flag does not.
-This weighs with the digit reader's own place for the digit in telling the tee from the green.
-
 Trained on squares drawn and photographed as the digit reader's are (``digits_train.draw_square``,
 ``photograph``: random hands, pens, shading, sizes, blur, light and JPEG), each square's whole ink labelled
 with its par. Run ``python -m scanner.games.eighteen.square_par`` (needs PyTorch, ``pip install -e
@@ -41,7 +37,6 @@ import cv2
 import numpy as np
 
 from scanner.games.eighteen.digits import onnx_net, run_net
-from scanner.games.eighteen.parmarks import PAD
 
 MODEL = Path(__file__).with_name("square_par.onnx")
 SIDE = 64  # the square's ink crop is shrunk to this many pixels a side
@@ -50,8 +45,6 @@ BRIGHTEST = 99  # percentile of a crop's ink taken as full strength: a faint pen
 FLOOR = 0.05  # ... but never below this (a blank square stays blank, not blown up to noise)
 TRAIN_SEEDS, SQUARES, HELD_OUT_SEED, HELD_OUT = (0, 2), 8000, 1, 1500
 EPOCHS, BATCH, SHIFT = 18, 128, 3  # training passes, batch size, random shift (pixels) of each batch
-DIAGONAL_BAND = 0.05  # ink this near the diagonal (share of the side) is never hidden: the line is no digit
-SIDE_CAP = 3.0  # the triangle evidence's log-odds are clipped here: one hidden stroke is not proof
 
 
 def inputs(inks: list[np.ndarray]) -> np.ndarray:
@@ -65,30 +58,6 @@ def inputs(inks: list[np.ndarray]) -> np.ndarray:
 def read_squares(inks: list[np.ndarray]) -> np.ndarray:
     """Probabilities (N, 4) of par 3, 4, 5 and no par digit (``CLASSES``) for upright square ink crops."""
     return run_net(MODEL, {"x": inputs(inks)})
-
-
-def triangle_masks(size: int, diagonal: int) -> tuple[np.ndarray, np.ndarray]:
-    """The two triangles of a ``square_ink`` crop of ``size`` pixels (its margin included), in
-    ``classify.HALVES[diagonal]`` order, as 0/1 masks; a band along the diagonal belongs to neither."""
-    inner = size / (1 + 2 * PAD)
-    y, x = (np.mgrid[0:size, 0:size] + 0.5 - PAD * inner) / inner
-    across = x - y if diagonal == 0 else 1 - x - y  # positive in the first triangle
-    return np.float32(across > DIAGONAL_BAND), np.float32(across < -DIAGONAL_BAND)
-
-
-def digit_triangle(inks: list[np.ndarray], diagonals: list[int], turns: int, probs: np.ndarray) -> np.ndarray:
-    """Log-odds (N,) that the first triangle of each tee/green square holds its par digit, found by hiding
-    each triangle's ink in turn: hiding the digit takes the read par's probability (``probs``, from
-    ``read_squares``) away, hiding the other triangle does not. ``inks``: ``square_ink`` crops in the
-    rectified frame; ``turns``: quarter turns that make them upright. Clipped at ``SIDE_CAP``.
-    """
-    hidden = [np.rot90(ink * (1 - mask), turns) for ink, diagonal in zip(inks, diagonals, strict=True)
-              for mask in triangle_masks(ink.shape[0], diagonal)]
-    kept = read_squares(hidden).reshape(len(inks), 2, len(CLASSES))
-    par = np.argmax(probs[:, :3], axis=1)
-    rows = np.arange(len(inks))
-    odds = np.log(kept[rows, 1, par] + 1e-3) - np.log(kept[rows, 0, par] + 1e-3)
-    return np.clip(odds, -SIDE_CAP, SIDE_CAP)
 
 
 def _drawn_square(seed: tuple[int, int]) -> tuple[np.ndarray, int]:
