@@ -26,7 +26,7 @@ from scanner.games.eighteen.classify import BARE, Guess, read_square, sure
 from scanner.games.eighteen.evaluate import compare  # noqa: F401  (plugin interface, used by `golfscan bench`)
 from scanner.games.eighteen.features import MARGIN as LINE_MARGIN
 from scanner.games.eighteen.features import CellFeatures, binarize, measure_all
-from scanner.games.eighteen.parmarks import square_candidates, square_ink
+from scanner.games.eighteen.parmarks import ink_candidates, square_ink
 from scanner.games.eighteen.square_par import read_squares
 from scanner.games.eighteen.squares import kind_probabilities
 from scanner.grid import Lattice, find_lattice
@@ -302,12 +302,13 @@ def read_plan(image: np.ndarray) -> PlanReading:
         guesses[i // cols][i % cols] = guess
 
     # Digit candidates in every tee/green square, cut again from the photo at full detail, read in all four turns.
-    cands, probs = {}, {}
+    inks, cands, probs = {}, {}, {}  # inks: each tee/green's ink crop, read again whole below
     trees = [(r, c) for r in range(rows) for c in range(cols) if guesses[r][c].value["k"] == "tree"]
     for r in range(rows):
         for c in range(cols):
             if guesses[r][c].value["k"] == "teegreen":
-                cands[r, c] = square_candidates(image, rect.to_photo(lattice.cell_quad(r, c)), threshold)
+                inks[r, c] = square_ink(image, rect.to_photo(lattice.cell_quad(r, c)))
+                cands[r, c] = ink_candidates(inks[r, c], threshold)
                 probs[r, c] = planmod.digit_probabilities(cands[r, c])
     orient = planmod.orientation(list(probs.values()), _tree_votes(trees, patches, threshold))
     turns = orient.turns
@@ -334,15 +335,17 @@ def read_plan(image: np.ndarray) -> PlanReading:
     digit_reads = {(r, c): planmod.read_par(cs, probs[r, c], turns) for (r, c), cs in cands.items()}
     # a fairway over a corner-to-corner line with a par digit in it is a tee/green whose split the network missed
     for r, c in [(r, c) for r in range(rows) for c in range(cols) if planmod.may_be_teegreen(final[r][c])]:
-        found = square_candidates(image, rect.to_photo(lattice.cell_quad(r, c)), threshold)
+        ink = square_ink(image, rect.to_photo(lattice.cell_quad(r, c)))
+        found = ink_candidates(ink, threshold)
         digit = planmod.read_par(found, planmod.digit_probabilities(found, turns), turns)
         teegreen = planmod.par_in_fairway(final[r][c], digit)
         if teegreen is not None:
             guesses[r][c] = final[r][c] = teegreen
             digit_reads[r, c] = digit
+            inks[r, c] = ink
     # every par read once more from its whole square, turned upright (``square_par``)
-    inks = [np.rot90(square_ink(image, rect.to_photo(lattice.cell_quad(r, c))), turns) for r, c in digit_reads]
-    for (r, c), probs in zip(list(digit_reads), read_squares(inks) if inks else [], strict=True):
+    upright = [np.rot90(inks[sq], turns) for sq in digit_reads]
+    for (r, c), probs in zip(list(digit_reads), read_squares(upright) if upright else [], strict=True):
         digit_reads[r, c] = planmod.with_square_reading(digit_reads[r, c], probs, PAR_SURE)
     sides = planmod.tee_sides(guesses, digit_reads)
     for (r, c), digit in digit_reads.items():

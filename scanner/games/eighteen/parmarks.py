@@ -365,10 +365,16 @@ def _same(a: Candidate, b: Candidate) -> bool:
 
 def square_candidates(image: np.ndarray, quad: np.ndarray, threshold: float, side: int = CROP,
                       levels: tuple[float, ...] = LEVELS) -> list[Candidate]:
-    """Par digit candidates of the tee/green square ``quad`` (photo corners TL, TR, BR, BL), cut at each ink
+    """Par digit candidates of the tee/green square ``quad`` (photo corners TL, TR, BR, BL): ``ink_candidates``
+    of its ``square_ink``."""
+    return ink_candidates(square_ink(image, quad, side), threshold, side, levels)
+
+
+def ink_candidates(ink: np.ndarray, threshold: float, side: int = CROP,
+                   levels: tuple[float, ...] = LEVELS) -> list[Candidate]:
+    """Par digit candidates of a tee/green square's ink crop (``square_ink`` at ``side``), cut at each ink
     level (see ``ink_levels``; a piece cut alike at two levels is given once); centres are in the square's
     own frame (0..1, x right, y down), patches binary at ``side`` pixels a square."""
-    ink = square_ink(image, quad, side)
     pad = (ink.shape[0] - side) // 2
     out: list[Candidate] = []
     for cut in cut_levels(ink, threshold, side, levels):
