@@ -10,7 +10,15 @@ import pytest
 from scanner.games import eighteen
 from scanner.games.eighteen.classify import Guess, read_square
 from scanner.games.eighteen.features import measure, stub_ink
-from scanner.games.eighteen.plan import UNSTEADY, DigitRead, par_in_fairway, resolve_teegreen, tee_sides
+from scanner.games.eighteen.plan import (
+    UNSTEADY,
+    DigitRead,
+    par_in_fairway,
+    resolve_teegreen,
+    tee_sides,
+    with_edge_reading,
+)
+from scanner.games.eighteen.square_edges import CLASSES as EDGE_PAIRS
 from scanner.games.eighteen.squares import JITTER, KINDS, jittered
 from scanner.grid import Lattice
 
@@ -114,6 +122,46 @@ def test_pieces_that_look_like_digits_but_read_as_guesses_leave_the_sides_in_dou
     assert sides[0, 0][1] < eighteen.FLAG_BELOW and sides[0, 2][1] < eighteen.FLAG_BELOW
     clear = {sq: DigitRead(d.par, 0.95, d.centre, digit_like=0.99) for sq, d in guessed.items()}
     assert tee_sides(guesses, clear)[0, 0][1] > eighteen.FLAG_BELOW
+
+
+def _edge_probs(tee: str, green: str, p: float = 0.9) -> np.ndarray:
+    probs = np.full(len(EDGE_PAIRS), (1 - p) / (len(EDGE_PAIRS) - 1))
+    probs[EDGE_PAIRS.index((tee, green))] = p
+    return probs
+
+
+def test_the_edge_readers_pair_read_upright_is_turned_back_to_the_grid_as_photographed():
+    g = Guess({"k": "teegreen"}, 0.95, diagonal=0)  # triangles (N, E) and (S, W) as photographed
+    # the grid is upright after a quarter turn anticlockwise: its E edge is the upright N, its S the upright E
+    read = with_edge_reading(g, _edge_probs("N", "E"), 1)  # upright tee N, green E: E and S as photographed
+    used = dict(zip("NESW", read.ends[:4], strict=True))
+    assert used["E"] > 1 and used["S"] > 1 and used["N"] < -1 and used["W"] < -1
+    assert read.ends[4] > 1  # the tee (E) lies in the first triangle
+    assert with_edge_reading(g, _edge_probs("N", "E"), 3).ends[4] < -1  # turned the other way: tee W, green N
+
+
+def test_a_square_whose_digit_tells_nothing_takes_its_sides_from_the_edge_reader():
+    guesses = _hole_between_two_squares()
+    guesses[0][2] = with_edge_reading(guesses[0][2], _edge_probs("N", "W"), 0)  # N is the tee, W the green
+    digits = {(0, 0): DigitRead(None, 0.0, None), (0, 2): DigitRead(None, 0.0, None)}
+    sides = tee_sides(guesses, digits)
+    right = resolve_teegreen(guesses, 0, 2, digits[0, 2], sides[0, 2])
+    assert (right.value["tee_edge"], right.value["green_edge"]) == ("N", "W")
+    left = resolve_teegreen(guesses, 0, 0, digits[0, 0], sides[0, 0])  # the hole from it ends at W: E is a tee
+    assert left.value["tee_edge"] == "E"
+    assert sides[0, 2][1] > 0.5
+
+
+def test_the_edge_reader_outweighs_a_faint_stub_but_not_a_fairway_ending_on_the_edge():
+    faint = Guess({"k": "teegreen"}, 0.95, diagonal=0, halves=((0.3, 0.0), (0.3, 0.0)))  # leans N and S, faintly
+    read = with_edge_reading(faint, _edge_probs("E", "W", 0.98), 0)
+    digit = DigitRead(4, 0.95, (0.8, 0.3), digit_like=0.95)  # in the (N, E) triangle: the tee
+    alone = resolve_teegreen([[read]], 0, 0, digit)
+    assert (alone.value["tee_edge"], alone.value["green_edge"]) == ("E", "W")
+    # a fairway ending on the N edge from above, and one ending on S from below, confirm the faint stubs
+    plan = [[Guess({"k": "fairway", "edges": ["N", "S"]}, 0.95)], [read], [Guess({"k": "fairway", "edges": ["N", "S"]}, 0.95)]]
+    joined = resolve_teegreen(plan, 1, 0, digit)
+    assert (joined.value["tee_edge"], joined.value["green_edge"]) == ("N", "S")
 
 
 def test_a_range_of_light_blackouts_along_the_grid_edge_is_not_lifted_as_shade():

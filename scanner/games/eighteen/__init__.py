@@ -4,8 +4,8 @@ Pipeline: locate the printed grid (``scanner.locate``), rectify it (``scanner.re
 columns (``scanner.grid``), cut out every square as an ink patch (``scanner.cells``) with shade lifted, measure
 each square (``features``), tell its kind (``squares``, a small network) and read its edges (``classify``),
 read the par digits (``parmarks``, ``digits``), find which way is up from the par digits and trees, read each
-par again from its whole square (``square_par``) and settle tee/green sides (``plan``), then write the board
-with a review entry for every doubtful read.
+par and each tee/green's tee and green edges again from the whole square (``square_par``, ``square_edges``)
+and settle tee/green sides (``plan``), then write the board with a review entry for every doubtful read.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from scanner.games.eighteen.evaluate import compare  # noqa: F401  (plugin inter
 from scanner.games.eighteen.features import MARGIN as LINE_MARGIN
 from scanner.games.eighteen.features import CellFeatures, binarize, measure_all
 from scanner.games.eighteen.parmarks import ink_candidates, square_ink
+from scanner.games.eighteen.square_edges import read_edges
 from scanner.games.eighteen.square_par import read_squares
 from scanner.games.eighteen.squares import kind_probabilities
 from scanner.grid import Lattice, find_lattice
@@ -343,10 +344,13 @@ def read_plan(image: np.ndarray) -> PlanReading:
             guesses[r][c] = final[r][c] = teegreen
             digit_reads[r, c] = digit
             inks[r, c] = ink
-    # every par read once more from its whole square, turned upright (``square_par``)
+    # every par read once more from its whole square, turned upright (``square_par``), and the square's tee
+    # and green edges read from it too (``square_edges``)
     upright = [np.rot90(inks[sq], turns) for sq in digit_reads]
-    for (r, c), probs in zip(list(digit_reads), read_squares(upright) if upright else [], strict=True):
-        digit_reads[r, c] = planmod.with_square_reading(digit_reads[r, c], probs, PAR_SURE)
+    pars, ends = (read_squares(upright), read_edges(upright)) if upright else ([], [])
+    for (r, c), par_probs, edge_probs in zip(list(digit_reads), pars, ends, strict=True):
+        digit_reads[r, c] = planmod.with_square_reading(digit_reads[r, c], par_probs, PAR_SURE)
+        guesses[r][c] = planmod.with_edge_reading(guesses[r][c], edge_probs, turns)
     sides = planmod.tee_sides(guesses, digit_reads)
     for (r, c), digit in digit_reads.items():
         final[r][c] = planmod.resolve_teegreen(guesses, r, c, digit, sides[r, c])

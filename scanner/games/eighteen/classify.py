@@ -55,7 +55,8 @@ def sure(value: float, threshold: float, scale: float) -> float:
 @dataclass(frozen=True)
 class Guess:
     """A square's reading. For a tee/green, ``halves`` holds the stub ink at the two edges of each
-    triangle (in ``HALVES[diagonal]`` order)."""
+    triangle (in ``HALVES[diagonal]`` order), and ``ends`` the whole-square reader's log-odds that a stub
+    leaves by each edge (``EDGES`` order) and that the first triangle is the tee (``plan.with_edge_reading``)."""
 
     value: dict
     confidence: float
@@ -63,6 +64,7 @@ class Guess:
     note: str = ""
     diagonal: int = -1  # 0 = TL-BR, 1 = BL-TR for a tee/green square (and a fairway over such a line)
     halves: tuple[tuple[float, float], ...] = field(default=())
+    ends: tuple[float, ...] = ()  # per edge, then the first triangle as the tee; empty when not read
 
 
 def _fairway(f: CellFeatures) -> tuple[dict, float, tuple]:

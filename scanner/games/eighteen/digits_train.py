@@ -203,9 +203,9 @@ def _digit_layer(art, rng: np.random.Generator) -> Iterator[list]:
         art.write = original
 
 
-def draw_square(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray, int | None]:
+def draw_square(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
     """A tee/green square (or now and then a fairway, ``FAIRWAYS``) amid neighbours, as drawn: (RGB image,
-    quad of the square, mask of the digit (1) and the ring round it (2), par (None for a fairway))."""
+    quad of the square, mask of the digit (1) and the ring round it (2), the square as a board cell)."""
     from fixtures.art.eighteen import pen as art
     from fixtures.art.eighteen.sheet import printer_pen, random_style
 
@@ -245,7 +245,7 @@ def draw_square(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.nd
     image = ink.apply(paper)
     a, b = CELL_MM * PPM - 0.5, 2 * CELL_MM * PPM - 0.5
     quad = np.float32([[a, a], [b, a], [b, b], [a, b]])
-    return image, quad, digit[0] if digit else np.zeros((side, side), np.uint8), par
+    return image, quad, digit[0] if digit else np.zeros((side, side), np.uint8), centre
 
 
 def photograph(image: np.ndarray, quad: np.ndarray, mask: np.ndarray, rng: np.random.Generator):
@@ -278,7 +278,8 @@ def measured_candidates(rng: np.random.Generator) -> tuple[list[tuple[np.ndarray
     it (the diagonal found at the lowest; a piece cut alike at two levels taken once), with how much of it
     is digit, how much of the digit it holds and how much of the paper between the digit's strokes it
     inks; and the par."""
-    image, quad, mask, par = draw_square(rng)
+    image, quad, mask, cell = draw_square(rng)
+    par = cell.get("par")
     photo, quad, mask = photograph(image, quad, mask, rng)
     ink = square_ink(photo, quad)
     digit, ring = (square_ink(np.dstack([255 - 255 * (mask == v)] * 3).astype(np.uint8), quad) > 0.5 for v in (1, 2))

@@ -25,6 +25,8 @@ import numpy as np
 
 from scanner.games.eighteen.classify import HALVES, SPLIT_DOUBT, Guess, sure
 from scanner.games.eighteen.digits import LABELS, PAR, Candidate, read_rotations, read_turned, steady
+from scanner.games.eighteen.features import EDGES
+from scanner.games.eighteen.square_edges import CLASSES as EDGE_PAIRS
 from scanner.games.eighteen.square_par import CLASSES
 
 CCW = {"N": "W", "W": "S", "S": "E", "E": "N"}  # where an edge goes when the grid turns a quarter anticlockwise
@@ -40,6 +42,11 @@ EDGE_MARGIN = 0.8  # a triangle's edge is sure when it beats the other by this m
 # one stub's lines alone reach about 0.9, a neighbouring fairway ending on the edge adds 1
 EDGE_SCALE = 0.05
 SQUARE_WEIGHT = 0.7  # the whole-square reader's probability, scaled by this, is its confidence (never sure alone)
+ENDS_WEIGHT, SIDE_WEIGHT = 0.3, 0.5  # the whole-square edge reader's log-odds, scaled by these, join the
+# strokes' margin for each triangle's edge and the digits' log-odds for the tee's triangle (``with_edge_reading``);
+# it learnt our flags, and at a side weight of 1 it turned a whole chain of holes round on a plan drawn by
+# another hand with other flags: a clear digit outweighs it
+ENDS_CAP = 4.0  # ... each capped at this (a probability of about 0.98): it is one more reader, never certain
 SQUARE_SURE, CONFIRMED = 0.95, 0.6  # a par the whole-square reader gives this surely, and the digit reader
 # too with at least this confidence, is sure
 
@@ -159,6 +166,33 @@ def with_square_reading(digit: DigitRead, probs: np.ndarray, sure: float) -> Dig
     return replace(digit, par=value, confidence=SQUARE_WEIGHT * p, alternatives=own + others)
 
 
+def with_edge_reading(g: Guess, probs: np.ndarray, turns: int) -> Guess:
+    """A tee/green reading with the whole-square edge reader's evidence (``square_edges``: probabilities of
+    the (tee edge, green edge) pairs, read upright, the plan turned ``turns`` quarter turns to be so): for each
+    edge, the log-odds that a stub leaves by it, and the log-odds that the first triangle of the square's
+    diagonal (``HALVES``) holds the tee. Pairs that the diagonal does not split apart are left out.
+
+    >>> g = Guess({"k": "teegreen"}, 0.9, diagonal=0)  # triangles (N, E) and (S, W)
+    >>> probs = np.zeros(len(EDGE_PAIRS)); probs[EDGE_PAIRS.index(("N", "S"))] = 1.0
+    >>> [round(v) for v in with_edge_reading(g, probs, 0).ends]
+    [4, -4, 4, -4, 4]
+    """
+    first = HALVES[g.diagonal][0]
+    used, tee_in = dict.fromkeys(EDGES, 1e-3), [1e-3, 1e-3]
+    for pair, p in zip(EDGE_PAIRS, probs, strict=True):
+        if pair is None:
+            continue
+        tee, green = (rotate_edge(e, -turns) for e in pair)
+        if (tee in first) == (green in first):
+            continue
+        tee_in[0 if tee in first else 1] += p
+        used[tee] += p
+        used[green] += p
+    total = sum(tee_in)
+    odds = [np.log(used[e] / max(total - used[e], 1e-3)) for e in EDGES] + [np.log(tee_in[0] / tee_in[1])]
+    return replace(g, ends=tuple(float(np.clip(v, -ENDS_CAP, ENDS_CAP)) for v in odds))
+
+
 def may_be_teegreen(g: Guess) -> bool:
     """Whether a fairway reading may be a tee/green whose split the network missed (a shaded stub can hide
     it): read over a corner-to-corner line (``Guess.diagonal`` set), its two edges on either side of the line
@@ -224,6 +258,8 @@ def triangle_edges(guesses: list[list[Guess]], r: int, c: int) -> tuple[list[str
     chosen, sureness = [], []
     for a, b in HALVES[g.diagonal]:
         margin = lean(g, a) + NEIGHBOUR * (connects(guesses, r, c, a) - connects(guesses, r, c, b))
+        if g.ends:
+            margin += ENDS_WEIGHT * (g.ends[EDGES.index(a)] - g.ends[EDGES.index(b)]) / 2
         chosen.append(a if margin >= 0 else b)
         sureness.append(sure(abs(margin), EDGE_MARGIN, EDGE_SCALE))
     return chosen, sureness
@@ -260,6 +296,8 @@ def _hole_end(guesses: list[list[Guess]], r: int, c: int, edge: str) -> tuple[tu
 
 
 SIDE_EVIDENCE_CAP = 0.98  # one square's digit evidence never makes its side certain on its own
+DISAGREE = 1.0  # a square's own digit or whole-square reading this sure (log-odds) against its chain's side ...
+SIDE_DOUBT = 0.45  # ... leaves the side this sure at most (flagged: tee and green may be swapped)
 
 
 def tee_sides(guesses: list[list[Guess]], digits: dict[tuple[int, int], DigitRead]) -> dict[tuple[int, int], tuple[int, float]]:
@@ -268,8 +306,9 @@ def tee_sides(guesses: list[list[Guess]], digits: dict[tuple[int, int], DigitRea
     A hole runs from one square's tee triangle along its fairway to another square's green triangle, so
     the two ends of a fairway between tee/green squares have opposite roles, and a chain of linked holes
     pools the par digits' evidence (``side_evidence``, as log-odds, tempered by the square root of the
-    number of digits): a square whose digit is unreadable takes its side from a neighbour along the chain
-    whose digit is clear, and disagreeing digits leave the chain in doubt.
+    number of digits), with the whole-square reader's (``with_edge_reading``): a square whose digit is
+    unreadable takes its side from a neighbour along the chain whose digit is clear, disagreeing digits
+    leave the chain in doubt, and a square whose own evidence clearly disagrees with its chain is in doubt.
     """
     squares = list(digits)
     halves = {sq: triangle_edges(guesses, *sq)[0] for sq in squares}
@@ -282,8 +321,11 @@ def tee_sides(guesses: list[list[Guess]], digits: dict[tuple[int, int], DigitRea
             # exactly one end is a tee: tee(sq) == half differs from tee(other) == other_half
             other, other_half = end[0], halves[end[0]].index(end[1])
             links[sq].append((other, 1 ^ half ^ other_half))
-    logit = {sq: 2.0 * np.arctanh(np.clip(side_evidence(guesses[sq[0]][sq[1]], digits[sq]),
-                                           -SIDE_EVIDENCE_CAP, SIDE_EVIDENCE_CAP)) for sq in squares}
+    # each square's own evidence for its first triangle as the tee: its par digit, and the whole-square reader
+    own = {sq: (2.0 * np.arctanh(np.clip(side_evidence(guesses[sq[0]][sq[1]], digits[sq]),
+                                         -SIDE_EVIDENCE_CAP, SIDE_EVIDENCE_CAP)),
+                SIDE_WEIGHT * (guesses[sq[0]][sq[1]].ends or (0.0,) * 5)[4]) for sq in squares}
+    logit = {sq: sum(own[sq]) for sq in squares}
     out: dict[tuple[int, int], tuple[int, float]] = {}
     for start in squares:
         if start in out:
@@ -301,7 +343,11 @@ def tee_sides(guesses: list[list[Guess]], digits: dict[tuple[int, int], DigitRea
         voters = max(1, sum(1 for sq in parity if logit[sq] != 0.0))
         root, conf = (0 if total >= 0 else 1), float(np.tanh(abs(total) / (2 * np.sqrt(voters))))
         for sq, p in parity.items():
-            out[sq] = (root ^ p, conf)
+            side = root ^ p
+            # a square whose own digit or own whole-square reading clearly says otherwise is in doubt, however
+            # sure its chain: the chain may be linked wrongly, or its other squares misread alike
+            against = min(v * (1 - 2 * side) for v in own[sq])
+            out[sq] = (side, min(conf, SIDE_DOUBT) if against < -DISAGREE else conf)
     return out
 
 

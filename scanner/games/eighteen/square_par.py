@@ -60,35 +60,43 @@ def read_squares(inks: list[np.ndarray]) -> np.ndarray:
     return run_net(MODEL, {"x": inputs(inks)})
 
 
-def _drawn_square(seed: tuple[int, int]) -> tuple[np.ndarray, int]:
+def _drawn_square(seed: tuple[int, int]) -> tuple[np.ndarray, dict]:
     from scanner.games.eighteen.digits_train import draw_square, photograph
     from scanner.games.eighteen.parmarks import square_ink
 
     rng = np.random.default_rng(seed)
-    image, quad, mask, par = draw_square(rng)
+    image, quad, mask, cell = draw_square(rng)
     photo, quad, _ = photograph(image, quad, mask, rng)
-    small = cv2.resize(square_ink(photo, quad), (SIDE, SIDE), interpolation=cv2.INTER_AREA)
-    return small, CLASSES.index(par)
+    return cv2.resize(square_ink(photo, quad), (SIDE, SIDE), interpolation=cv2.INTER_AREA), cell
 
 
-def training_set(seed: int, squares: int, jobs: int = 2) -> tuple[np.ndarray, np.ndarray]:
-    """Inputs and labels of ``squares`` drawn squares, square i from random stream (seed, i)."""
+def drawn_squares(seed: int, squares: int, jobs: int = 2) -> tuple[np.ndarray, list[dict]]:
+    """Inputs (``inputs``) of ``squares`` drawn and photographed squares, square i from random stream
+    (seed, i), and each one's board cell: the training material of this reader and of ``square_edges``."""
     from multiprocessing import Pool
 
     with Pool(jobs) as pool:
         drawn = pool.map(_drawn_square, [(seed, i) for i in range(squares)], chunksize=50)
-    return inputs([ink for ink, _ in drawn]), np.array([label for _, label in drawn])
+    return inputs([ink for ink, _ in drawn]), [cell for _, cell in drawn]
 
 
-def network():
+def training_set(seed: int, squares: int) -> tuple[np.ndarray, np.ndarray]:
+    """Inputs and par labels (``CLASSES`` indices) of ``drawn_squares``."""
+    x, cells = drawn_squares(seed, squares)
+    return x, np.array([CLASSES.index(cell.get("par")) for cell in cells])
+
+
+def network(classes: int = len(CLASSES), layout: int = 1):
+    """Five convolutions and three poolings, then the strongest response in each of ``layout`` x ``layout``
+    regions of the square (1: anywhere in it, as a digit may be) to the ``classes`` outputs."""
     from torch import nn
 
     def conv(into: int, out: int) -> list:
         return [nn.Conv2d(into, out, 3, padding=1), nn.ReLU()]
 
     return nn.Sequential(*conv(1, 16), nn.MaxPool2d(2), *conv(16, 32), nn.MaxPool2d(2), *conv(32, 64),
-                         *conv(64, 64), nn.MaxPool2d(2), *conv(64, 96), nn.AdaptiveMaxPool2d(1), nn.Flatten(),
-                         nn.Dropout(0.3), nn.Linear(96, len(CLASSES)))
+                         *conv(64, 64), nn.MaxPool2d(2), *conv(64, 96), nn.AdaptiveMaxPool2d(layout), nn.Flatten(),
+                         nn.Dropout(0.3), nn.Linear(96 * layout**2, classes))
 
 
 if __name__ == "__main__":

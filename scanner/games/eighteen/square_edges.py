@@ -1,0 +1,88 @@
+"""Read which edge of a tee/green square is the tee and which the green, from the whole square at once.
+
+The stroke reading (``classify``) finds a tee/green's diagonal and each triangle's stub, and the par digit
+(``digits``) says which triangle is the tee; a digit the reader cannot tell from the flag drawn in the
+green's triangle (a small digit in a ring beside a flag like a 7 or an F) turns the square round, and a
+stub that runs faint or into hatching picks the wrong edge. This reader looks at the square's ink as
+``square_par`` does (the same input) and says which of the twelve (tee edge, green edge) pairs is drawn,
+or that the square is no tee/green: the same convolutions as ``square_par`` keeping a 4 x 4 layout of the
+square, where the par reader keeps only the strongest response anywhere.
+
+Trained on the squares ``square_par`` is trained on (``square_par.drawn_squares``), each also turned by
+one, two and three quarter turns with its edges turned alike, so that it learns flag against digit and
+stub against edge wherever they lie. Run ``python -m scanner.games.eighteen.square_edges`` (needs PyTorch,
+``pip install -e .[train]``) to rebuild ``square_edges.onnx``; it prints the held-out accuracy.
+
+Example:
+    >>> import numpy as np, cv2
+    >>> from scanner.games.eighteen.parmarks import square_ink
+    >>> img = np.full((200, 200, 3), 235, np.uint8)
+    >>> _ = cv2.rectangle(img, (50, 50), (150, 150), (60, 60, 60), 2)
+    >>> _ = cv2.line(img, (50, 150), (150, 50), (90, 30, 30), 2)
+    >>> for x in (90, 110): _ = cv2.line(img, (x, 50), (x, 90), (90, 30, 30), 2)  # a stub from the north
+    >>> for y in (115, 135): _ = cv2.line(img, (150, y), (120, y), (90, 30, 30), 2)  # a stub from the east
+    >>> _ = cv2.putText(img, "4", (62, 84), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (90, 30, 30), 2)
+    >>> _ = cv2.line(img, (128, 110), (128, 84), (90, 30, 30), 2); _ = cv2.line(img, (128, 84), (140, 90), (90, 30, 30), 2)
+    >>> probs = read_edges([square_ink(img, np.float32([[50, 50], [150, 50], [150, 150], [50, 150]]))])
+    >>> CLASSES[int(np.argmax(probs[0]))]
+    ('N', 'E')
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from scanner.games.eighteen.digits import run_net
+from scanner.games.eighteen.square_par import SIDE, inputs
+
+MODEL = Path(__file__).with_name("square_edges.onnx")
+EDGES = ("N", "E", "S", "W")
+CLASSES: tuple[tuple[str, str] | None, ...] = (*((t, g) for t in EDGES for g in EDGES if t != g), None)
+LAYOUT = 4  # regions a side kept by the network's last pooling
+TRAIN_SEEDS, SQUARES, HELD_OUT_SEED, HELD_OUT = (0, 2), 8000, 1, 1500
+EPOCHS, BATCH, SHIFT = 5, 128, 3  # training passes, batch size, random shift (pixels) of each batch
+_TURN = {"N": "W", "W": "S", "S": "E", "E": "N"}  # where an edge goes when the square turns a quarter anticlockwise
+
+
+def read_edges(inks: list[np.ndarray]) -> np.ndarray:
+    """Probabilities (N, 13) of the (tee edge, green edge) pairs of ``CLASSES`` for upright square ink crops
+    (``parmarks.square_ink``); the last column: no tee/green."""
+    return run_net(MODEL, {"x": inputs(inks)})
+
+
+def label(cell: dict, turns: int = 0) -> int:
+    """The ``CLASSES`` index of a board cell drawn in a square turned ``turns`` quarter turns anticlockwise.
+
+    >>> CLASSES[label({"k": "teegreen", "tee_edge": "N", "green_edge": "E", "par": 3}, 1)]
+    ('W', 'N')
+    """
+    if cell["k"] != "teegreen":
+        return len(CLASSES) - 1
+    tee, green = cell["tee_edge"], cell["green_edge"]
+    for _ in range(turns % 4):
+        tee, green = _TURN[tee], _TURN[green]
+    return CLASSES.index((tee, green))
+
+
+def turned_set(x: np.ndarray, cells: list[dict]) -> tuple[np.ndarray, np.ndarray]:
+    """Inputs and labels of squares at each of the four quarter turns."""
+    xs = np.concatenate([np.rot90(x, k, axes=(2, 3)) for k in range(4)])
+    return np.ascontiguousarray(xs), np.array([label(cell, k) for k in range(4) for cell in cells])
+
+
+if __name__ == "__main__":
+    from scanner.games.eighteen.digits import onnx_net
+    from scanner.games.eighteen.digits_cnn import export, fit
+    from scanner.games.eighteen.square_par import drawn_squares, network
+
+    parts = [turned_set(*drawn_squares(seed, SQUARES)) for seed in TRAIN_SEEDS]
+    x, y = np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+    export(fit(network(len(CLASSES), LAYOUT), (x,), y, EPOCHS, BATCH, SHIFT),
+           (np.zeros((1, 1, SIDE, SIDE), np.float32),), ("x",), MODEL)
+    onnx_net.cache_clear()
+    held_x, held_cells = drawn_squares(HELD_OUT_SEED, HELD_OUT)
+    read = run_net(MODEL, {"x": held_x}).argmax(axis=1)
+    truth = np.array([label(cell) for cell in held_cells])
+    print(f"wrote {MODEL} ({MODEL.stat().st_size // 1024} KiB); held-out accuracy {(read == truth).mean():.3f}")
