@@ -20,10 +20,13 @@ from scanner.games.eighteen.parmarks import (
     without_lines,
 )
 from scanner.games.eighteen.plan import (
+    EARLY,
     SQUARE_WEIGHT,
     UNSTEADY,
     DigitRead,
+    digit_probabilities,
     half_of,
+    orientation_and_digits,
     read_par,
     resolve_teegreen,
     with_square_reading,
@@ -405,6 +408,31 @@ def test_a_crop_read_at_one_known_turn_reads_as_at_that_turn_of_all_four():
     for turns in range(4):
         one = read_turned(crops, turns)
         assert np.allclose(one, every[:, turns], atol=1e-5)  # each turn of a crop is turned before it is scaled
+
+
+def _square_of(text: str, turns: int) -> list[Candidate]:
+    """One square's candidates: a written digit, photographed ``turns`` quarter turns clockwise (the grid is
+    upright after as many anticlockwise)."""
+    return [Candidate(np.ascontiguousarray(np.rot90(_digit(text), -turns)), (0.3, 0.3))]
+
+
+def test_once_the_first_squares_settle_the_top_the_rest_are_read_at_that_turn_alone():
+    cands = {(0, k): _square_of("345"[k % 3], 1) for k in range(EARLY + 6)}
+    orient, probs = orientation_and_digits(cands, np.zeros(4))
+    assert orient.turns == 1 and orient.confidence > 0.99
+    late = [(0, k) for k in range(EARLY + 3, EARLY + 6)]
+    assert all(np.allclose(probs[sq][:, [0, 2, 3], -1], 1.0) for sq in late)  # other turns never read
+    for sq in cands:  # at the plan's turn, every square reads as it would at all four
+        assert np.allclose(probs[sq][:, 1], digit_probabilities(cands[sq])[:, 1], atol=1e-5)
+
+
+def test_squares_that_do_not_settle_the_top_are_all_read_at_every_turn():
+    # every square turned another way: no turn wins clearly, so no square is read at one turn only
+    cands = {(0, k): _square_of("345"[k % 3], k % 4) for k in range(EARLY + 2)}
+    orient, probs = orientation_and_digits(cands, np.zeros(4))
+    assert orient.confidence < 0.99
+    for sq in cands:
+        assert np.allclose(probs[sq], digit_probabilities(cands[sq]), atol=1e-5)
 
 
 def _teegreen_sheet(text: str, at: tuple[int, int], scale: float) -> np.ndarray:

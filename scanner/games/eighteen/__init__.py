@@ -302,16 +302,16 @@ def read_plan(image: np.ndarray) -> PlanReading:
     for i, guess in zip(faint, _read_faint(flat, faint, threshold), strict=True):
         guesses[i // cols][i % cols] = guess
 
-    # Digit candidates in every tee/green square, cut again from the photo at full detail, read in all four turns.
-    inks, cands, probs = {}, {}, {}  # inks: each tee/green's ink crop, read again whole below
+    # Digit candidates in every tee/green square, cut again from the photo at full detail, read in all four
+    # turns until the plan's top is clear, then at that turn.
+    inks, cands = {}, {}  # inks: each tee/green's ink crop, read again whole below
     trees = [(r, c) for r in range(rows) for c in range(cols) if guesses[r][c].value["k"] == "tree"]
     for r in range(rows):
         for c in range(cols):
             if guesses[r][c].value["k"] == "teegreen":
                 inks[r, c] = square_ink(image, rect.to_photo(lattice.cell_quad(r, c)))
                 cands[r, c] = ink_candidates(inks[r, c], threshold)
-                probs[r, c] = planmod.digit_probabilities(cands[r, c])
-    orient = planmod.orientation(list(probs.values()), _tree_votes(trees, patches, threshold))
+    orient, probs = planmod.orientation_and_digits(cands, _tree_votes(trees, patches, threshold))
     turns = orient.turns
 
     final = [list(row) for row in guesses]

@@ -47,6 +47,8 @@ ENDS_WEIGHT, SIDE_WEIGHT = 0.3, 0.5  # the whole-square edge reader's log-odds, 
 # it learnt our flags, and at a side weight of 1 it turned a whole chain of holes round on a plan drawn by
 # another hand with other flags: a clear digit outweighs it
 ENDS_CAP = 4.0  # ... each capped at this (a probability of about 0.98): it is one more reader, never certain
+EARLY, EARLY_SURE = 6, 0.99  # the plan's orientation is settled by the first tee/greens read once this many
+# of them make it this sure (``orientation_and_digits``; a plan whose top is in doubt is flagged below 0.9)
 SQUARE_SURE, CONFIRMED = 0.95, 0.6  # a par the whole-square reader gives this surely, and the digit reader
 # too with at least this confidence, is sure
 
@@ -108,6 +110,24 @@ def orientation(per_square: list[np.ndarray], up_votes: np.ndarray) -> Orientati
     p /= p.sum()
     turns = int(np.argmax(scores))
     return Orientation(turns, tuple(float(s) for s in scores), float(p[turns]))
+
+
+def orientation_and_digits(cands: dict[tuple[int, int], list[Candidate]], up_votes: np.ndarray
+                           ) -> tuple[Orientation, dict[tuple[int, int], np.ndarray]]:
+    """Which way is up (``orientation``), and each tee/green square's digit probabilities
+    (``digit_probabilities``): squares are read at all four turns, in turn, until at least ``EARLY`` of them
+    (and ``up_votes``) settle the orientation surely (``EARLY_SURE``); the rest are then read at that turn
+    only, which reads them just as at all four (the turn is all a par is read at) for a quarter of the work.
+    A plan whose digits do not settle it soon is read at all four turns throughout.
+    """
+    squares, probs = list(cands), {}
+    orient = orientation([], up_votes)
+    for i, sq in enumerate(squares):
+        if i >= EARLY and orient.confidence >= EARLY_SURE:
+            return orient, probs | {rest: digit_probabilities(cands[rest], orient.turns) for rest in squares[i:]}
+        probs[sq] = digit_probabilities(cands[sq])
+        orient = orientation(list(probs.values()), up_votes)
+    return orient, probs
 
 
 def read_par(cands: list[Candidate], probs: np.ndarray, turns: int) -> DigitRead:
