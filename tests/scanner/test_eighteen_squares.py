@@ -152,6 +152,18 @@ def test_a_square_whose_digit_tells_nothing_takes_its_sides_from_the_edge_reader
     assert sides[0, 2][1] > 0.5
 
 
+def test_a_clear_digit_outweighs_the_edge_reader_but_their_disagreement_is_flagged():
+    g = Guess({"k": "teegreen"}, 0.95, diagonal=0, halves=((3.0, 0.0), (3.0, 0.0)))  # stubs on N and S
+    read = with_edge_reading(g, _edge_probs("S", "N", 0.98), 0)  # the reader: S is the tee
+    digit = DigitRead(4, 0.99, (0.8, 0.2), digit_like=0.99)  # the digit, in the (N, E) triangle: N is the tee
+    side = tee_sides([[read]], {(0, 0): digit})[0, 0]
+    resolved = resolve_teegreen([[read]], 0, 0, digit, side)
+    assert (resolved.value["tee_edge"], resolved.value["green_edge"]) == ("N", "S")
+    assert resolved.confidence < eighteen.FLAG_BELOW and "swapped" in resolved.note
+    agreed = with_edge_reading(g, _edge_probs("N", "S", 0.98), 0)
+    assert tee_sides([[agreed]], {(0, 0): digit})[0, 0][1] > eighteen.FLAG_BELOW
+
+
 def test_the_edge_reader_outweighs_a_faint_stub_but_not_a_fairway_ending_on_the_edge():
     faint = Guess({"k": "teegreen"}, 0.95, diagonal=0, halves=((0.3, 0.0), (0.3, 0.0)))  # leans N and S, faintly
     read = with_edge_reading(faint, _edge_probs("E", "W", 0.98), 0)

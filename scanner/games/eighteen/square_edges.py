@@ -11,7 +11,9 @@ square, where the par reader keeps only the strongest response anywhere.
 Trained on the squares ``square_par`` is trained on (``square_par.drawn_squares``), each also turned by
 one, two and three quarter turns with its edges turned alike, so that it learns flag against digit and
 stub against edge wherever they lie. Run ``python -m scanner.games.eighteen.square_edges`` (needs PyTorch,
-``pip install -e .[train]``) to rebuild ``square_edges.onnx``; it prints the held-out accuracy.
+``pip install -e .[train]``) to rebuild ``square_edges.onnx``; on two cores the squares take about 9 minutes
+to draw and the 5 passes over them about 12 minutes. It prints the held-out accuracy: 0.978 for the
+committed network (1,500 squares of seed 1, a tee/green right only with both its edges right).
 
 Example:
     >>> import numpy as np, cv2
