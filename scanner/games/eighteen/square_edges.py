@@ -37,15 +37,14 @@ from pathlib import Path
 import numpy as np
 
 from scanner.games.eighteen.digits import run_net
+from scanner.games.eighteen.features import EDGES
 from scanner.games.eighteen.square_par import SIDE, inputs
 
 MODEL = Path(__file__).with_name("square_edges.onnx")
-EDGES = ("N", "E", "S", "W")
 CLASSES: tuple[tuple[str, str] | None, ...] = (*((t, g) for t in EDGES for g in EDGES if t != g), None)
 LAYOUT = 4  # regions a side kept by the network's last pooling
 TRAIN_SEEDS, SQUARES, HELD_OUT_SEED, HELD_OUT = (0, 2), 8000, 1, 1500
 EPOCHS, BATCH, SHIFT = 5, 128, 3  # training passes, batch size, random shift (pixels) of each batch
-_TURN = {"N": "W", "W": "S", "S": "E", "E": "N"}  # where an edge goes when the square turns a quarter anticlockwise
 
 
 def read_edges(inks: list[np.ndarray]) -> np.ndarray:
@@ -60,12 +59,11 @@ def label(cell: dict, turns: int = 0) -> int:
     >>> CLASSES[label({"k": "teegreen", "tee_edge": "N", "green_edge": "E", "par": 3}, 1)]
     ('W', 'N')
     """
+    from scanner.games.eighteen.plan import rotate_edge  # plan reads this module's CLASSES
+
     if cell["k"] != "teegreen":
         return len(CLASSES) - 1
-    tee, green = cell["tee_edge"], cell["green_edge"]
-    for _ in range(turns % 4):
-        tee, green = _TURN[tee], _TURN[green]
-    return CLASSES.index((tee, green))
+    return CLASSES.index((rotate_edge(cell["tee_edge"], turns), rotate_edge(cell["green_edge"], turns)))
 
 
 def turned_set(x: np.ndarray, cells: list[dict]) -> tuple[np.ndarray, np.ndarray]:
