@@ -199,7 +199,8 @@ def _choose_counts(rows: _Axis, cols: _Axis, aspect: float | None) -> tuple[int,
 
     A count is plausible when its comb scores nearly as well as the best one; a whole fraction of the
     true count (every 2nd, 5th ... line) can score as well as the true one, so of plausible counts the
-    one that explains the most lines - the largest - wins. With ``aspect`` (rows / cols expected for
+    one that explains the most lines - the largest - wins; so does a multiple of a plausible count that
+    scores ``SHAPED`` of the best, where the lines are clear (``CLEAR_LINES``). With ``aspect`` (rows / cols expected for
     square cells, from the outline's shape in the photo), the pair closest to it wins first. When even that
     pair's squares are far from square while the other axis's lines are clear (``CLEAR_LINES``), the lines of
     one axis are weak (pale print, or shading over them) and the pairs of counts scoring ``SHAPED`` of their
@@ -209,7 +210,14 @@ def _choose_counts(rows: _Axis, cols: _Axis, aspect: float | None) -> tuple[int,
         top = max(axis.scores.values(), default=0.0)
         if top <= 0:
             raise ScanError("no regular grid found (printed lines are not evenly spaced)")
-        return [n for n, v in axis.scores.items() if v >= share * top]
+        plausible = [n for n, v in axis.scores.items() if v >= share * top]
+        if top < CLEAR_LINES:
+            return plausible
+        # Of clearly printed lines, a multiple of a plausible count whose comb still finds lines: a small
+        # count's score rests on a few lines (a heavy stroke along the middle one lifts it), while a wrong
+        # multiple's comb falls between lines as often as on them.
+        return plausible + [m for m, v in axis.scores.items() if m not in plausible and v >= SHAPED * top
+                            and any(m % n == 0 for n in plausible)]
 
     def off(pair: tuple[int, int]) -> int:
         return 0 if aspect is None else round(abs(np.log(pair[0] / pair[1]) - np.log(aspect)) / ASPECT_TOLERANCE)

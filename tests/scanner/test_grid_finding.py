@@ -166,6 +166,19 @@ def test_pale_rows_are_counted_so_that_the_squares_are_square():
     assert _choose_counts(_axis(PALE_ROWS), _axis(CLEAR_COLS), aspect=1.1) == (11, 10)
 
 
+# Comb scores measured on a plan of 10 x 10 squares in pale pastel print: the middle row line, under a pen
+# stroke along it, makes 2 rows score best, and 10 falls just short of plausible.
+MIDDLE_HEAVY_ROWS = {2: 0.458, 8: 0.125, 10: 0.312, 12: 0.157, 13: 0.178, 16: 0.139}
+PASTEL_COLS = {2: 0.495, 6: 0.137, 8: 0.231, 10: 0.55, 17: 0.122, 40: 0.18}
+
+
+def test_a_multiple_of_a_plausible_count_that_finds_lines_wins():
+    assert _choose_counts(_axis(MIDDLE_HEAVY_ROWS), _axis(PASTEL_COLS), aspect=1.0) == (10, 10)
+    # a multiple whose comb misses half its lines does not
+    missing = {**MIDDLE_HEAVY_ROWS, 10: 0.05}
+    assert _choose_counts(_axis(missing), _axis(PASTEL_COLS), aspect=None) == (2, 10)
+
+
 def test_without_clear_lines_on_either_axis_the_plausible_counts_stand():
     faint_cols = {n: v / 5 for n, v in CLEAR_COLS.items()}  # cards or tiles that happen to line up
     rows, cols = _choose_counts(_axis(PALE_ROWS), _axis(faint_cols), aspect=1.1)
