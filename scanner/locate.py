@@ -114,7 +114,7 @@ class _Web:
     origin: tuple[int, int]  # x, y of that box
     pixels: int
     cells: int
-    background: bool  # runs off the photo and spans most of it: a cloth's or a floor's pattern
+    background: bool  # runs off the photo and spans most of it, or across it: a cloth's or a floor's pattern
     edge: bool  # runs off the photo
     level: float  # the line strength it was found at
 
@@ -138,7 +138,9 @@ def _webs(strength: np.ndarray, threshold: float) -> list[_Web]:
         if cells and paper >= LATTICE_PAPER * pixels:
             height, width = strength.shape
             edge = x == 0 or y == 0 or x + w == width or y + h == height
-            background = edge and w * h >= BACKGROUND * width * height
+            # a web across the photo from edge to edge is the background too: a sheet cut on both sides
+            # cannot be read anyway
+            background = edge and (w * h >= BACKGROUND * width * height or w == width or h == height)
             webs.append(_Web(component, (x, y), pixels, cells, background, edge, threshold))
     return webs
 

@@ -226,3 +226,11 @@ def test_a_cloths_faint_checks_running_off_the_photo_yield_to_the_plan_inside_it
 def test_a_plan_cut_by_the_photo_edge_stays_chosen_over_its_score_boxes():
     cut_plan, score_boxes = _web(50, edge=True, level=87.0), _web(18, edge=False, level=87.0)
     assert _grid_web([cut_plan, score_boxes]) is cut_plan
+
+
+def test_a_cloths_checks_across_the_photo_are_background_beside_a_fainter_plan():
+    photo = np.full((700, 800, 3), 200, np.uint8)
+    cloth = photo[:, :130]  # a band of cloth checked with thin dark lines, from the top edge to the bottom
+    cloth[::9], cloth[:, ::9] = 60, 60
+    found = find_grid_quad(paper_with_grid(photo, line=150))
+    assert corners_close(found.corners)
