@@ -199,25 +199,18 @@ def _choose_counts(rows: _Axis, cols: _Axis, aspect: float | None) -> tuple[int,
 
     A count is plausible when its comb scores nearly as well as the best one; a whole fraction of the
     true count (every 2nd, 5th ... line) can score as well as the true one, so of plausible counts the
-    one that explains the most lines - the largest - wins; so does a multiple of a plausible count that
-    scores ``SHAPED`` of the best, where the lines are clear (``CLEAR_LINES``). With ``aspect`` (rows / cols expected for
-    square cells, from the outline's shape in the photo), the pair closest to it wins first. When even that
-    pair's squares are far from square while the other axis's lines are clear (``CLEAR_LINES``), the lines of
-    one axis are weak (pale print, or shading over them) and the pairs of counts scoring ``SHAPED`` of their
-    axis's best that make squares are taken instead.
+    one that explains the most lines - the largest - wins. So may a multiple of a plausible count
+    (``_multiples``). With ``aspect`` (rows / cols expected for square cells, from the outline's shape in
+    the photo), the pair closest to it wins first. When even that pair's squares are far from square while
+    the other axis's lines are clear (``CLEAR_LINES``), the lines of one axis are weak (pale print, or
+    shading over them) and the pairs of counts scoring ``SHAPED`` of their axis's best that make squares are
+    taken instead.
     """
     def counts(axis: _Axis, share: float) -> list[int]:
         top = max(axis.scores.values(), default=0.0)
         if top <= 0:
             raise ScanError("no regular grid found (printed lines are not evenly spaced)")
-        plausible = [n for n, v in axis.scores.items() if v >= share * top]
-        if top < CLEAR_LINES:
-            return plausible
-        # Of clearly printed lines, a multiple of a plausible count whose comb still finds lines: a small
-        # count's score rests on a few lines (a heavy stroke along the middle one lifts it), while a wrong
-        # multiple's comb falls between lines as often as on them.
-        return plausible + [m for m, v in axis.scores.items() if m not in plausible and v >= SHAPED * top
-                            and any(m % n == 0 for n in plausible)]
+        return [n for n, v in axis.scores.items() if v >= share * top]
 
     def off(pair: tuple[int, int]) -> int:
         return 0 if aspect is None else round(abs(np.log(pair[0] / pair[1]) - np.log(aspect)) / ASPECT_TOLERANCE)
@@ -225,11 +218,30 @@ def _choose_counts(rows: _Axis, cols: _Axis, aspect: float | None) -> tuple[int,
     def largest_squarest(pairs: list[tuple[int, int]]) -> tuple[int, int]:
         return min(pairs, key=lambda pair: (off(pair), -(pair[0] + pair[1])))
 
-    best = largest_squarest([(r, c) for r in counts(rows, PLAUSIBLE) for c in counts(cols, PLAUSIBLE)])
+    row_counts, col_counts = counts(rows, PLAUSIBLE), counts(cols, PLAUSIBLE)
+    if aspect is not None:
+        row_counts, col_counts = (
+            row_counts + _multiples(rows, row_counts, lambda m: any(off((m, c)) == 0 for c in col_counts)),
+            col_counts + _multiples(cols, col_counts, lambda m: any(off((r, m)) == 0 for r in row_counts)))
+    best = largest_squarest([(r, c) for r in row_counts for c in col_counts])
     if off(best) < 2 or max(max(rows.scores.values()), max(cols.scores.values())) < CLEAR_LINES:
         return best
     shaped = [(r, c) for r in counts(rows, SHAPED) for c in counts(cols, SHAPED) if off((r, c)) < 2]
     return largest_squarest(shaped) if shaped else best
+
+
+def _multiples(axis: _Axis, plausible: list[int], makes_squares) -> list[int]:
+    """Counts that are multiples of a plausible count, where the lines are clear (``CLEAR_LINES``), whose
+    comb still finds lines (``SHAPED`` of the best score) and that make square cells with a plausible count
+    of the other axis (``makes_squares``). A small count's score rests on a few lines, and a heavy stroke
+    along the middle one lifts it above the true count's; a wrong multiple's comb falls between lines as
+    often as on them, but pen strokes a third of the way across a square (a fairway's sides) lift three
+    times the count, so the other axis must bear it out."""
+    top = max(axis.scores.values())
+    if top < CLEAR_LINES:
+        return []
+    return [m for m, v in axis.scores.items() if m not in plausible and v >= SHAPED * top
+            and any(m % n == 0 for n in plausible) and makes_squares(m)]
 
 
 def _refine(strength: np.ndarray, lines: np.ndarray, cross: np.ndarray, window: float) -> tuple[np.ndarray, float]:

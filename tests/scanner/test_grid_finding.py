@@ -176,7 +176,17 @@ def test_a_multiple_of_a_plausible_count_that_finds_lines_wins():
     assert _choose_counts(_axis(MIDDLE_HEAVY_ROWS), _axis(PASTEL_COLS), aspect=1.0) == (10, 10)
     # a multiple whose comb misses half its lines does not
     missing = {**MIDDLE_HEAVY_ROWS, 10: 0.05}
-    assert _choose_counts(_axis(missing), _axis(PASTEL_COLS), aspect=None) == (2, 10)
+    assert _choose_counts(_axis(missing), _axis(PASTEL_COLS), aspect=1.0) == (2, 2)
+
+
+# Comb scores measured on a plan of 10 x 10 squares whose fairways' sides, a third of the way across their
+# squares, make three times the count find lines too.
+THIRDS_ROWS = {2: 0.437, 9: 0.25, 10: 0.439, 11: 0.228, 18: 0.247, 30: 0.281}
+THIRDS_COLS = {2: 0.734, 6: 0.179, 10: 0.645, 16: 0.184, 18: 0.271, 30: 0.309}
+
+
+def test_a_multiple_must_make_squares_with_a_plausible_count_of_the_other_axis():
+    assert _choose_counts(_axis(THIRDS_ROWS), _axis(THIRDS_COLS), aspect=1.0) == (10, 10)
 
 
 def test_without_clear_lines_on_either_axis_the_plausible_counts_stand():
