@@ -20,6 +20,7 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -219,10 +220,10 @@ def _choose_counts(rows: _Axis, cols: _Axis, aspect: float | None) -> tuple[int,
         return min(pairs, key=lambda pair: (off(pair), -(pair[0] + pair[1])))
 
     row_counts, col_counts = counts(rows, PLAUSIBLE), counts(cols, PLAUSIBLE)
-    if aspect is not None:
-        row_counts, col_counts = (
-            row_counts + _multiples(rows, row_counts, lambda m: any(off((m, c)) == 0 for c in col_counts)),
-            col_counts + _multiples(cols, col_counts, lambda m: any(off((r, m)) == 0 for r in row_counts)))
+    if aspect is not None:  # each axis's multiples judged against the other's plausible counts alone
+        more_rows = _multiples(rows, row_counts, lambda m: any(off((m, c)) == 0 for c in col_counts))
+        more_cols = _multiples(cols, col_counts, lambda m: any(off((r, m)) == 0 for r in row_counts))
+        row_counts, col_counts = row_counts + more_rows, col_counts + more_cols
     best = largest_squarest([(r, c) for r in row_counts for c in col_counts])
     if off(best) < 2 or max(max(rows.scores.values()), max(cols.scores.values())) < CLEAR_LINES:
         return best
@@ -230,7 +231,7 @@ def _choose_counts(rows: _Axis, cols: _Axis, aspect: float | None) -> tuple[int,
     return largest_squarest(shaped) if shaped else best
 
 
-def _multiples(axis: _Axis, plausible: list[int], makes_squares) -> list[int]:
+def _multiples(axis: _Axis, plausible: list[int], makes_squares: Callable[[int], bool]) -> list[int]:
     """Counts that are multiples of a plausible count, where the lines are clear (``CLEAR_LINES``), whose
     comb still finds lines (``SHAPED`` of the best score) and that make square cells with a plausible count
     of the other axis (``makes_squares``). A small count's score rests on a few lines, and a heavy stroke
