@@ -237,6 +237,12 @@ def job_key(job: Job, photo_sha256: str) -> str:
 
 # ---------------------------------------------------------------------------------------------- one photo
 
+# The game each folder's photos were last found to show, in this process: photos of one folder (a table's)
+# are mostly of one game, and trying it first spares the other games' likelihoods (detection only; any
+# photo that game is not sure of is searched as usual).
+_FOLDER_GAMES: dict[str, str] = {}
+
+
 def _init_worker() -> None:
     import cv2
 
@@ -260,7 +266,9 @@ def _scan_job(job: Job, key: str, photo_sha256: str) -> Outcome:
     record = error_record(job, "", key, photo_sha256)
     try:
         standin_values.set_overrides(job.standins)
-        scored = scan_photo(job.photo, job.game, job.setup)
+        folder = job.rel.rpartition("/")[0]
+        scored = scan_photo(job.photo, job.game, job.setup, likely=_FOLDER_GAMES.get(folder))
+        _FOLDER_GAMES[folder] = scored.scan.game
     except (ScanError, BoardError) as err:
         record["error"] = _one_line(str(err), job.photo)
         return Outcome(record)

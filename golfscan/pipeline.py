@@ -45,14 +45,16 @@ DETECT_ORDER = ("minigolf-designer", "18-holes", "gnoming-a-round", "the-front-n
 SURE_LIKELIHOOD = 0.8
 
 
-def detect_game(image: np.ndarray, exclude: Collection[str] = (), least: float = MIN_LIKELIHOOD) -> str:
+def detect_game(image: np.ndarray, exclude: Collection[str] = (), least: float = MIN_LIKELIHOOD,
+                likely: str | None = None) -> str:
     """The game whose plugin finds the photo most likely its own (at least ``least``, and not in ``exclude``);
     ScanError when none does.
 
-    The search stops at the first game that is sure (``SURE_LIKELIHOOD``), trying the cheapest first.
+    The search stops at the first game that is sure (``SURE_LIKELIHOOD``), trying the ``likely`` game first
+    (the one a batch last found in the same folder, say), then the cheapest.
     """
     best, best_score = "", 0.0
-    for game in sorted(set(PLUGINS) - set(exclude), key=_detect_rank):
+    for game in sorted(set(PLUGINS) - set(exclude), key=lambda g: (g != likely, _detect_rank(g))):
         try:
             score = plugin(game).likelihood(image)
         except ScanError:  # plugin not available, or the photo shows nothing of its game
@@ -116,14 +118,17 @@ def scan_photo(
     game: str | None = None,
     setup: dict[str, Any] | None = None,
     debug: Debug | None = None,
+    likely: str | None = None,
 ) -> PhotoScore:
-    """Scan one photo and score the board read from it. Raises ScanError for unreadable photos."""
-    _, scan = read_photo(path, game, setup, debug)
+    """Scan one photo and score the board read from it (``likely``: the game to try first when detecting).
+    Raises ScanError for unreadable photos."""
+    _, scan = read_photo(path, game, setup, debug, likely)
     return score_scan(path, scan, setup)
 
 
 def read_photo(
-    path: str | Path, game: str | None = None, setup: dict[str, Any] | None = None, debug: Debug | None = None
+    path: str | Path, game: str | None = None, setup: dict[str, Any] | None = None, debug: Debug | None = None,
+    likely: str | None = None,
 ) -> tuple[LoadedPhoto, ScanResult]:
     """The photo (at its game's working size) and the board its game's scanner reads from it.
 
@@ -134,7 +139,7 @@ def read_photo(
     """
     detected = game is None
     with _blas().limit(limits=1, user_api="blas"):
-        game, photo = load_and_detect(path, game)
+        game, photo = load_and_detect(path, game, likely)
         refused: list[str] = []
         while True:
             try:
@@ -180,8 +185,10 @@ def detect_pixels() -> int:
     return min(work_pixels(g) for g in PLUGINS)
 
 
-def load_and_detect(path: str | Path, game: str | None = None) -> tuple[str, LoadedPhoto]:
-    """The game (detected when not given) and the photo at its scanner's working size.
+def load_and_detect(
+    path: str | Path, game: str | None = None, likely: str | None = None
+) -> tuple[str, LoadedPhoto]:
+    """The game (detected when not given, ``likely`` tried first) and the photo at its scanner's working size.
 
     Without a game the photo is decoded at ``detect_pixels`` and the game detected on that; a game that works
     at that size (or smaller) scans the same image array, so work its likelihood did is not done again
@@ -190,7 +197,7 @@ def load_and_detect(path: str | Path, game: str | None = None) -> tuple[str, Loa
     if game is not None:
         return game, load_for_game(path, game)
     photo = load_photo(path, max_pixels=detect_pixels())
-    game = detect_game(photo.image)
+    game = detect_game(photo.image, likely=likely)
     return game, at_work_size(path, photo, game)
 
 

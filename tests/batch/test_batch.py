@@ -75,6 +75,19 @@ def test_parallel_run_matches_serial_run(club_night, tmp_path):
     assert parallel.games == serial.games
 
 
+def test_detection_tries_first_the_game_last_found_in_the_same_folder(tmp_path, painted, monkeypatch):
+    from golfscan import pipeline
+
+    for folder, name in [("a", "1.png"), ("a", "2.png"), ("b", "3.png")]:
+        painted.paint(tmp_path / "in" / folder / name, ["GFG", "EEE"])
+    monkeypatch.setattr(batch, "_FOLDER_GAMES", {})
+    tried = []
+    detect = pipeline.detect_game
+    monkeypatch.setattr(pipeline, "detect_game", lambda image, **kw: tried.append(kw["likely"]) or detect(image, **kw))
+    run_batch(tmp_path / "in", tmp_path / "out", jobs=1)
+    assert tried == [None, "18-holes", None]  # a new folder starts without a guess
+
+
 def test_corrections_are_applied_and_survive_a_rescan(club_night):
     bo = club_night / "table1" / "bo.png"
     before = run_batch(club_night, jobs=1)

@@ -60,6 +60,18 @@ def test_without_a_sure_one_the_most_likely_game_wins(monkeypatch):
     assert asked == ["minigolf-designer", "18-holes", "gnoming-a-round", "the-front-nine", "new-game"]
 
 
+def test_the_likely_game_is_asked_first(monkeypatch):
+    asked = fake_plugins(monkeypatch, {"minigolf-designer": 0.1, "18-holes": 0.9, "gnoming-a-round": 0.95})
+    assert pipeline.detect_game(IMAGE, likely="gnoming-a-round") == "gnoming-a-round"
+    assert asked == ["gnoming-a-round"]
+
+
+def test_a_likely_game_that_is_not_sure_leaves_the_usual_search(monkeypatch):
+    asked = fake_plugins(monkeypatch, {"minigolf-designer": 0.1, "18-holes": 0.9, "the-front-nine": 0.5})
+    assert pipeline.detect_game(IMAGE, likely="the-front-nine") == "18-holes"
+    assert asked == ["the-front-nine", "minigolf-designer", "18-holes"]
+
+
 def test_no_likely_game_is_a_scan_error(monkeypatch):
     fake_plugins(monkeypatch, {"18-holes": 0.1, "gnoming-a-round": ScanError("no cards")})
     with pytest.raises(ScanError, match="no known game recognised"):
@@ -91,7 +103,7 @@ def test_a_game_working_at_the_detection_size_scans_the_image_it_was_detected_on
                  work={"minigolf-designer": 200_000, "18-holes": 60_000})
     decoded = counted_loads(monkeypatch)
     seen = []
-    monkeypatch.setattr(pipeline, "detect_game", lambda image: seen.append(image) or "18-holes")
+    monkeypatch.setattr(pipeline, "detect_game", lambda image, likely=None: seen.append(image) or "18-holes")
     game, loaded = pipeline.load_and_detect(photo)
     assert (game, decoded) == ("18-holes", [60_000])  # one decode, at the smallest size any game works at
     assert loaded.image is seen[0]  # the very array: work the likelihood did is reused by the scan
