@@ -414,6 +414,7 @@ def run_batch(
     root = Path(root).resolve()
     out = Path(out).resolve() if out else root / OUT_NAME
     standin_values.set_overrides(standins)
+    _FOLDER_GAMES.clear()  # each batch learns its own folders (workers fork with this process's memory)
     plan = discover(root, out, game, standins)
     if not plan.jobs and not plan.problems:
         ignored = f" ({len(plan.ignored)} file(s) that are not photos: {', '.join(plan.ignored[:3])}" \

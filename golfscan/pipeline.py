@@ -45,20 +45,15 @@ DETECT_ORDER = ("minigolf-designer", "18-holes", "gnoming-a-round", "the-front-n
 SURE_LIKELIHOOD = 0.8
 
 
-def detect_game(image: np.ndarray, exclude: Collection[str] = (), least: float = MIN_LIKELIHOOD,
-                likely: str | None = None) -> str:
+def detect_game(image: np.ndarray, exclude: Collection[str] = (), least: float = MIN_LIKELIHOOD) -> str:
     """The game whose plugin finds the photo most likely its own (at least ``least``, and not in ``exclude``);
     ScanError when none does.
 
-    The search stops at the first game that is sure (``SURE_LIKELIHOOD``), trying the ``likely`` game first
-    (the one a batch last found in the same folder, say), then the cheapest.
+    The search stops at the first game that is sure (``SURE_LIKELIHOOD``), trying the cheapest first.
     """
     best, best_score = "", 0.0
-    for game in sorted(set(PLUGINS) - set(exclude), key=lambda g: (g != likely, _detect_rank(g))):
-        try:
-            score = plugin(game).likelihood(image)
-        except ScanError:  # plugin not available, or the photo shows nothing of its game
-            continue
+    for game in sorted(set(PLUGINS) - set(exclude), key=_detect_rank):
+        score = likelihood(game, image)
         if score > best_score:
             best, best_score = game, score
         if score >= SURE_LIKELIHOOD:
@@ -66,6 +61,15 @@ def detect_game(image: np.ndarray, exclude: Collection[str] = (), least: float =
     if best_score < least:
         raise ScanError("no known game recognised in the photo (try --game)")
     return best
+
+
+def likelihood(game: str, image: np.ndarray) -> float:
+    """How likely ``game``'s plugin finds the photo its own; 0 when the plugin is not available or finds
+    nothing of its game."""
+    try:
+        return plugin(game).likelihood(image)
+    except ScanError:
+        return 0.0
 
 
 def _detect_rank(game: str) -> int:
@@ -188,16 +192,27 @@ def detect_pixels() -> int:
 def load_and_detect(
     path: str | Path, game: str | None = None, likely: str | None = None
 ) -> tuple[str, LoadedPhoto]:
-    """The game (detected when not given, ``likely`` tried first) and the photo at its scanner's working size.
+    """The game (detected when not given) and the photo at its scanner's working size.
 
     Without a game the photo is decoded at ``detect_pixels`` and the game detected on that; a game that works
     at that size (or smaller) scans the same image array, so work its likelihood did is not done again
     (``scanner.memo``); a game that needs more pixels has the photo decoded again at its size.
+
+    A ``likely`` game (the one a batch last found in the same folder, say) is asked first, on the photo
+    decoded at its own working size: when it is sure, its scan reuses that work and nothing is decoded twice;
+    when it is not, the search goes on as without it.
     """
     if game is not None:
         return game, load_for_game(path, game)
+    if likely in PLUGINS:
+        photo = load_for_game(path, likely)
+        if likelihood(likely, photo.image) >= SURE_LIKELIHOOD:
+            return likely, photo
+        seen = shrink(photo, detect_pixels())
+        game = detect_game(seen.image)
+        return game, photo if game == likely else at_work_size(path, seen, game)
     photo = load_photo(path, max_pixels=detect_pixels())
-    game = detect_game(photo.image, likely=likely)
+    game = detect_game(photo.image)
     return game, at_work_size(path, photo, game)
 
 

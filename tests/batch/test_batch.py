@@ -80,10 +80,10 @@ def test_detection_tries_first_the_game_last_found_in_the_same_folder(tmp_path, 
 
     for folder, name in [("a", "1.png"), ("a", "2.png"), ("b", "3.png")]:
         painted.paint(tmp_path / "in" / folder / name, ["GFG", "EEE"])
-    monkeypatch.setattr(batch, "_FOLDER_GAMES", {})
     tried = []
-    detect = pipeline.detect_game
-    monkeypatch.setattr(pipeline, "detect_game", lambda image, **kw: tried.append(kw["likely"]) or detect(image, **kw))
+    load_and_detect = pipeline.load_and_detect
+    monkeypatch.setattr(pipeline, "load_and_detect",
+                        lambda path, game, likely: tried.append(likely) or load_and_detect(path, game, likely))
     run_batch(tmp_path / "in", tmp_path / "out", jobs=1)
     assert tried == [None, "18-holes", None]  # a new folder starts without a guess
 

@@ -60,18 +60,6 @@ def test_without_a_sure_one_the_most_likely_game_wins(monkeypatch):
     assert asked == ["minigolf-designer", "18-holes", "gnoming-a-round", "the-front-nine", "new-game"]
 
 
-def test_the_likely_game_is_asked_first(monkeypatch):
-    asked = fake_plugins(monkeypatch, {"minigolf-designer": 0.1, "18-holes": 0.9, "gnoming-a-round": 0.95})
-    assert pipeline.detect_game(IMAGE, likely="gnoming-a-round") == "gnoming-a-round"
-    assert asked == ["gnoming-a-round"]
-
-
-def test_a_likely_game_that_is_not_sure_leaves_the_usual_search(monkeypatch):
-    asked = fake_plugins(monkeypatch, {"minigolf-designer": 0.1, "18-holes": 0.9, "the-front-nine": 0.5})
-    assert pipeline.detect_game(IMAGE, likely="the-front-nine") == "18-holes"
-    assert asked == ["the-front-nine", "minigolf-designer", "18-holes"]
-
-
 def test_no_likely_game_is_a_scan_error(monkeypatch):
     fake_plugins(monkeypatch, {"18-holes": 0.1, "gnoming-a-round": ScanError("no cards")})
     with pytest.raises(ScanError, match="no known game recognised"):
@@ -97,13 +85,36 @@ def grey_photo(tmp_path):
     return photo
 
 
+def test_a_sure_likely_game_is_asked_first_on_one_decode_at_its_size(monkeypatch, tmp_path):
+    photo = grey_photo(tmp_path)
+    asked = fake_plugins(monkeypatch, {"minigolf-designer": 0.1, "18-holes": 0.9},
+                         work={"minigolf-designer": 60_000, "18-holes": 200_000})
+    decoded = counted_loads(monkeypatch)
+    game, loaded = pipeline.load_and_detect(photo, likely="18-holes")
+    assert (game, asked, decoded) == ("18-holes", ["18-holes"], [200_000])
+    assert loaded.image.shape == (365, 548, 3)  # as with the game given
+
+
+@pytest.mark.parametrize(("likely_score", "expected", "shape"), [(0.5, "minigolf-designer", (200, 300, 3)),
+                                                                  (0.7, "18-holes", (365, 548, 3))])
+def test_a_likely_game_that_is_not_sure_leaves_the_usual_search(monkeypatch, tmp_path, likely_score, expected,
+                                                                 shape):
+    photo = grey_photo(tmp_path)
+    asked = fake_plugins(monkeypatch, {"minigolf-designer": 0.6, "18-holes": likely_score},
+                         work={"minigolf-designer": 60_000, "18-holes": 200_000})
+    decoded = counted_loads(monkeypatch)
+    game, loaded = pipeline.load_and_detect(photo, likely="18-holes")
+    assert asked == ["18-holes", "minigolf-designer", "18-holes"]  # the search judges the detection size
+    assert (game, decoded, loaded.image.shape) == (expected, [200_000], shape)  # never decoded twice
+
+
 def test_a_game_working_at_the_detection_size_scans_the_image_it_was_detected_on(monkeypatch, tmp_path):
     photo = grey_photo(tmp_path)
     fake_plugins(monkeypatch, {"minigolf-designer": 0.1, "18-holes": 0.9},
                  work={"minigolf-designer": 200_000, "18-holes": 60_000})
     decoded = counted_loads(monkeypatch)
     seen = []
-    monkeypatch.setattr(pipeline, "detect_game", lambda image, likely=None: seen.append(image) or "18-holes")
+    monkeypatch.setattr(pipeline, "detect_game", lambda image: seen.append(image) or "18-holes")
     game, loaded = pipeline.load_and_detect(photo)
     assert (game, decoded) == ("18-holes", [60_000])  # one decode, at the smallest size any game works at
     assert loaded.image is seen[0]  # the very array: work the likelihood did is reused by the scan
