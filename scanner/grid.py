@@ -26,7 +26,6 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 from scipy.ndimage import maximum_filter1d
-from scipy.signal import find_peaks
 
 from scanner.errors import ScanError
 from scanner.locate import thin_dark
@@ -104,13 +103,40 @@ def _period(profile: np.ndarray) -> float:
     ac = np.correlate(x, x, mode="full")[len(x) - 1:]
     ac = ac / (ac[0] + 1e-9)
     lo = max(4, len(x) // (MAX_CELLS + 2))
-    peaks, props = find_peaks(ac[lo:len(x) // MIN_CELLS + 1], height=0.05)
+    peaks, heights = find_peaks(ac[lo:len(x) // MIN_CELLS + 1], 0.05)
     if len(peaks) == 0:
         raise ScanError("no regular grid found (printed lines are not evenly spaced)")
     # The first strong autocorrelation peak is the period; later ones are its multiples.
-    heights = props["peak_heights"]
     first = int(np.argmax(heights >= 0.6 * heights.max()))
     return subpixel_peak(ac, int(peaks[first] + lo))
+
+
+def find_peaks(values: np.ndarray, least: float, distance: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """Indices and heights of the local maxima of ``values`` that reach ``least``, none within ``distance`` of
+    a higher one. A maximum is a sample, or the middle of a flat run, higher than its neighbours on both sides
+    (the ends are never one); of maxima closer than ``distance``, the higher is kept (the later of equal ones).
+
+    >>> find_peaks(np.array([0, 2, 1, 3, 3, 3, 0, 1, 0.5, 9]), 0.5)
+    (array([1, 4, 7]), array([2., 3., 1.]))
+    >>> find_peaks(np.array([0, 2, 1, 3, 3, 3, 0, 1, 0.5, 9]), 0.5, distance=4)[0]
+    array([4])
+    """
+    values = np.asarray(values, float)
+    starts = np.flatnonzero(np.r_[True, values[1:] != values[:-1]])  # runs of equal values
+    ends = np.r_[starts[1:], len(values)] - 1
+    level = values[starts]
+    higher = (level[1:-1] > level[:-2]) & (level[1:-1] > level[2:])
+    peaks = ((starts[1:-1] + ends[1:-1]) // 2)[higher]
+    peaks = peaks[values[peaks] >= least]
+    if distance > 1 and len(peaks) > 1:
+        keep = np.ones(len(peaks), bool)
+        for i in np.argsort(values[peaks], kind="stable")[::-1]:  # highest first
+            if keep[i]:
+                near = np.abs(peaks - peaks[i]) < distance
+                near[i] = False
+                keep[near] = False
+        peaks = peaks[keep]
+    return peaks, values[peaks]
 
 
 def subpixel_peak(values: np.ndarray, k: int) -> float:
@@ -125,10 +151,9 @@ def subpixel_peak(values: np.ndarray, k: int) -> float:
 def _chain_bounds(profile: np.ndarray) -> tuple[float, float]:
     """First and last line of the longest chain of strong, evenly spaced peaks (no outline known)."""
     period = _period(profile)
-    peaks, props = find_peaks(profile, distance=max(2, int(period * 0.3)), height=0)
+    peaks, heights = find_peaks(profile, 0, distance=max(2, int(period * 0.3)))
     if len(peaks) < MIN_CELLS + 1:
         raise ScanError("no grid found (too few printed lines)")
-    heights = props["peak_heights"]
     strong = peaks[heights >= 0.4 * np.percentile(heights, 90)]
     best: list[int] = []
     for start in strong:
