@@ -237,10 +237,22 @@ def job_key(job: Job, photo_sha256: str) -> str:
 
 # ---------------------------------------------------------------------------------------------- one photo
 
-# The game each folder's photos were last found to show, in this process: photos of one folder (a table's)
-# are mostly of one game, and trying it first spares the other games' likelihoods (detection only; any
-# photo that game is not sure of is searched as usual).
-_FOLDER_GAMES: dict[str, str] = {}
+# The games of each folder's last photos, in this process: photos of one folder (a table's) are mostly of one
+# game, and once two in a row show the same one it is asked first (``pipeline.load_and_detect``), sparing the
+# other games' likelihoods and, for 18 Holes, a second decode. In a folder of games taken in turn the guess
+# would mostly be wrong, and a wrong 18 Holes guess costs a full-size decode: two alike, not one, are asked for.
+_FOLDER_GAMES: dict[str, tuple[str, ...]] = {}
+SAME_IN_A_ROW = 2
+
+
+def likely_game(folder: str) -> str | None:
+    """The game the folder's last ``SAME_IN_A_ROW`` photos in this process all showed, if they did."""
+    last = _FOLDER_GAMES.get(folder, ())
+    return last[0] if len(last) == SAME_IN_A_ROW and len(set(last)) == 1 else None
+
+
+def _remember_game(folder: str, game: str) -> None:
+    _FOLDER_GAMES[folder] = (*_FOLDER_GAMES.get(folder, ()), game)[-SAME_IN_A_ROW:]
 
 
 def _init_worker() -> None:
@@ -267,8 +279,8 @@ def _scan_job(job: Job, key: str, photo_sha256: str) -> Outcome:
     try:
         standin_values.set_overrides(job.standins)
         folder = job.rel.rpartition("/")[0]
-        scored = scan_photo(job.photo, job.game, job.setup, likely=_FOLDER_GAMES.get(folder))
-        _FOLDER_GAMES[folder] = scored.scan.game
+        scored = scan_photo(job.photo, job.game, job.setup, likely=likely_game(folder))
+        _remember_game(folder, scored.scan.game)
     except (ScanError, BoardError) as err:
         record["error"] = _one_line(str(err), job.photo)
         return Outcome(record)

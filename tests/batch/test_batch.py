@@ -75,17 +75,26 @@ def test_parallel_run_matches_serial_run(club_night, tmp_path):
     assert parallel.games == serial.games
 
 
-def test_detection_tries_first_the_game_last_found_in_the_same_folder(tmp_path, painted, monkeypatch):
+def test_detection_asks_first_the_game_of_the_folders_last_two_photos(tmp_path, painted, monkeypatch):
     from golfscan import pipeline
 
-    for folder, name in [("a", "1.png"), ("a", "2.png"), ("b", "3.png")]:
+    for folder, name in [("a", "1.png"), ("a", "2.png"), ("a", "3.png"), ("a", "4.png"), ("b", "5.png")]:
         painted.paint(tmp_path / "in" / folder / name, ["GFG", "EEE"])
     tried = []
     load_and_detect = pipeline.load_and_detect
     monkeypatch.setattr(pipeline, "load_and_detect",
                         lambda path, game, likely: tried.append(likely) or load_and_detect(path, game, likely))
     run_batch(tmp_path / "in", tmp_path / "out", jobs=1)
-    assert tried == [None, "18-holes", None]  # a new folder starts without a guess
+    assert tried == [None, None, "18-holes", "18-holes", None]  # a new folder starts without a guess
+
+
+def test_a_folder_of_games_in_turn_gets_no_guess():
+    batch._FOLDER_GAMES.clear()
+    for game in ["18-holes", "gnoming-a-round", "18-holes"]:
+        batch._remember_game("night", game)
+    assert batch.likely_game("night") is None
+    batch._remember_game("night", "18-holes")
+    assert batch.likely_game("night") == "18-holes"
 
 
 def test_corrections_are_applied_and_survive_a_rescan(club_night):
