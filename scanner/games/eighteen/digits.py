@@ -32,6 +32,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import onnxruntime
 
 LABELS = ("3", "4", "5", "other")
 PAR = {"3": 3, "4": 4, "5": 5}
@@ -163,19 +164,20 @@ def image_inputs(patches: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
 
 
 @cache
-def onnx_net(path: Path) -> cv2.dnn.Net:
-    """The ONNX network at ``path``, loaded once, run by OpenCV's own backend."""
-    net = cv2.dnn.readNetFromONNX(str(path))
-    net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
-    return net
+def onnx_net(path: Path) -> onnxruntime.InferenceSession:
+    """The ONNX network at ``path``, loaded once, run by ONNX Runtime on one thread (a batch already runs one
+    photo per core). OpenCV's own inference reads these small networks the same to 1e-6 at a quarter of the
+    speed."""
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = options.inter_op_num_threads = 1
+    options.log_severity_level = 3  # errors only
+    return onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
 
 
 def run_net(path: Path, inputs: dict[str, np.ndarray]) -> np.ndarray:
-    """Class probabilities (softmax of the "logits" output) of the ONNX network at ``path`` for named inputs."""
-    net = onnx_net(path)
-    for name, value in inputs.items():
-        net.setInput(value, name)
-    logits = net.forward().astype(np.float64)
+    """Class probabilities (softmax of its one output, the logits) of the ONNX network at ``path`` for named
+    inputs."""
+    logits = onnx_net(path).run(None, inputs)[0].astype(np.float64)
     p = np.exp(logits - logits.max(axis=1, keepdims=True))
     return p / p.sum(axis=1, keepdims=True)
 

@@ -1,7 +1,7 @@
 """Train the convolutional par digit reader (``digits.predict_images``) and write ``digits_cnn.onnx``.
 
 A build step, not part of a scan: it needs PyTorch (``pip install -e .[train]``), while a scan runs the
-written network with OpenCV's own inference (``cv2.dnn``). The crops are those the feature network is trained
+written network with ONNX Runtime (``digits.run_net``). The crops are those the feature network is trained
 on (``digits.build``: candidates of drawn tee/green squares and lone digits, each upright digit once more
 varied), so the two readers learn the same classes from the same examples. On two cores the crops take
 about 10 minutes to make and each of the 8 passes over them 30 seconds or more.
