@@ -327,8 +327,9 @@ def pieces_to_candidates(b: np.ndarray, side: int, pad: int, erased: np.ndarray 
             if whole is not None:
                 out.append(_candidate(whole, ex0, ey0, side, pad, restored=True))
     for k in inside:
-        # a ring round a digit; its box must hold room for the ring's hole besides its ink
-        if MIN_TALL <= max(w[k], h[k]) / side <= 1.3 * MAX_TALL and w[k] * h[k] - area[k] >= RING_HOLE * side * side:
+        # a ring round a digit: its box holds room for the ring's hole besides its ink
+        room = w[k] * h[k] - area[k] >= RING_HOLE * side * side
+        if room and MIN_TALL <= max(w[k], h[k]) / side <= 1.3 * MAX_TALL:
             piece = np.pad((labels[y0[k]:y0[k] + h[k], x0[k]:x0[k] + w[k]] == k).astype(np.uint8), 1)
             ring = _ring_inside(piece, side)
             if ring is not None:

@@ -5,8 +5,8 @@ out in fragments, or joined to a grid line or a fairway stub, is misread or neve
 reader looks at the whole square's ink (``parmarks.square_ink``, the square and its margin, shrunk to
 ``SIDE`` pixels and turned upright with the plan) and says 3, 4, 5 or "no par digit" (a fairway): a small
 convolutional network of five 3 x 3 convolutions (16, 32, 64, 64, 96 channels, three 2 x 2 poolings, a
-maximum over the whole image), run with ONNX Runtime (``digits.run_net``). It needs no cut, so it does well where the
-cut goes wrong, and worse where a digit is small beside the rest of the square's ink.
+maximum over the whole image), run with ONNX Runtime (``digits.run_net``). It needs no cut, so it does well
+where the cut goes wrong, and worse where a digit is small beside the rest of the square's ink.
 
 Trained on squares drawn and photographed as the digit reader's are (``digits_train.draw_square``,
 ``photograph``: random hands, pens, shading, sizes, blur, light and JPEG), each square's whole ink labelled
