@@ -20,6 +20,7 @@ Example:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -31,7 +32,7 @@ from scanner.histogram import uint8_percentile
 WORK_SIDE = 1000  # longer side of the working copy: fast, and grid lines stay 1-3 px wide
 MIN_AREA_FRACTION = 0.02  # a grid smaller than this share of the photo cannot be read anyway
 MIN_LEVEL = 12.0  # faintest line strength (black-hat, 0-255) looked at: paper texture stays below it
-LEVELS = 6  # line strength levels tried, halving from the photo's strongest tenth down to MIN_LEVEL
+LEVELS = 6  # line strength levels tried, halving from the strongest tenth of the paper-bright part down to MIN_LEVEL
 CANDIDATES = 8  # largest webs of lines examined at each level
 MIN_CELL_PIXELS = 9  # least area of an enclosed cell at working scale (3 x 3 pixels)
 EDGE_YIELD = 0.25  # least share of its cells a stronger web inside the photo needs to win over one running off it
@@ -123,6 +124,16 @@ class _Web:
         ys, xs = np.nonzero(self.component)
         return np.stack([xs + self.origin[0], ys + self.origin[1]], axis=1).astype(np.float32)
 
+    @cached_property
+    def quad(self) -> np.ndarray:
+        """The web's outline as a quadrilateral (``quad_from_points``), at working scale."""
+        return quad_from_points(self.points())
+
+    @property
+    def area(self) -> float:
+        """The outline's area in working pixels."""
+        return abs(cv2.contourArea(self.quad))
+
 
 def _webs(strength: np.ndarray, threshold: float) -> list[_Web]:
     """The largest connected webs of lines stronger than ``threshold`` that enclose paper, as a lattice of
@@ -164,25 +175,34 @@ def _grid_web(webs: list[_Web]) -> _Web:
     return max(inside, key=lambda web: web.cells) if best.edge and inside else best
 
 
+def _bright(image: np.ndarray) -> np.ndarray:
+    """Where the photo is about as bright as paper (at least half its brightest hundredth): the part whose
+    line strength sets the levels, so a small sheet on a dark table is judged by its own lines."""
+    # per-channel maximum by pairs, as in ``thin_dark``
+    grey = np.maximum(np.maximum(image[..., 0], image[..., 1]), image[..., 2]) if image.ndim == 3 else image
+    return grey >= 0.5 * uint8_percentile(grey, 99)
+
+
 def find_grid_quad(image: np.ndarray, side: int = WORK_SIDE) -> GridQuad:
-    """Locate the printed grid: of the webs of thin lines, the one enclosing the most cells (not one that
-    runs off the photo and spans most of it); ScanError if the photo holds none.
+    """Locate the printed grid: of the webs of thin lines large enough to be read (``MIN_AREA_FRACTION``), the
+    one enclosing the most cells (not one that runs off the photo and spans most of it); ScanError if the
+    photo holds none. A smaller web with more cells (a sheet's score boxes) is no rival to a faint grid.
 
     The line strength that makes a web depends on the print and the light, and a busy background (wood
     grain, a striped or checked cloth) can be stronger than pale grid lines, so the webs are looked for at
-    a few levels, from the strongest tenth of the photo down to faint lines. ``side`` is the working copy's
+    a few levels, from the strongest tenth of the photo's paper-bright part (``_bright``) down to faint lines. ``side`` is the working copy's
     longer side: a small grid's lines may merge with the sheet's other print at the usual scale.
     """
     small, scale = downscale(image, side)
     strength = thin_dark(small, 7)
-    top = uint8_percentile(strength, 90)
+    top = uint8_percentile(strength[_bright(small)], 90)
     levels = sorted({max(MIN_LEVEL, top / 2 ** k) for k in range(LEVELS)}, reverse=True)
     webs = [web for level in levels for web in _webs(strength, level)]
     if not webs:
         raise ScanError("no printed grid found (no lattice of thin dark lines in the photo)")
-    best = _grid_web(webs)
-    quad = quad_from_points(best.points())
-    area = abs(cv2.contourArea(quad)) / float(small.shape[0] * small.shape[1])
-    if area < MIN_AREA_FRACTION:
+    least = MIN_AREA_FRACTION * strength.size  # smaller webs are never read (their outline lies in their box)
+    large = [web for web in webs if web.component.size >= least and web.area >= least]
+    if not large:
         raise ScanError("no printed grid found (no large lattice of lines in the photo)")
-    return GridQuad((quad + 0.5) / scale - 0.5, best.pixels, area)
+    best = _grid_web(large)
+    return GridQuad((best.quad + 0.5) / scale - 0.5, best.pixels, best.area / strength.size)

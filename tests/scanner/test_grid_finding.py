@@ -244,3 +244,25 @@ def test_a_cloths_checks_across_the_photo_are_background_beside_a_fainter_plan()
     cloth[::9], cloth[:, ::9] = 60, 60
     found = find_grid_quad(paper_with_grid(photo, line=150))
     assert corners_close(found.corners)
+
+
+def test_a_sheets_bold_score_boxes_do_not_outrank_a_faint_grid():
+    photo = paper_with_grid(np.full((700, 800, 3), 200, np.uint8), rows=4, cols=4, line=150)
+    for row in range(3):  # 2 x 20 boxes of 10 pixels below the grid: more cells, far too small to read
+        cv2.line(photo, (210, 470 + 10 * row), (410, 470 + 10 * row), (40, 40, 40), 1)
+    for col in range(21):
+        cv2.line(photo, (210 + 10 * col, 470), (210 + 10 * col, 490), (40, 40, 40), 1)
+    assert corners_close(find_grid_quad(photo).corners)
+
+
+def test_a_small_sheet_on_a_dark_table_is_judged_by_its_own_lines():
+    # a fine grid, a little blurred: at the faintest level its lines spread into the squares and enclose too
+    # little paper; the dark table, most of the photo, holds no lines to set stronger levels by
+    photo = np.full((700, 800, 3), 30, np.uint8)
+    sheet = np.full((200, 180, 3), 232, np.uint8)
+    for k in range(16):
+        cv2.line(sheet, (30, 30 + 8 * k), (150, 30 + 8 * k), (60, 60, 60), 2)
+        cv2.line(sheet, (30 + 8 * k, 30), (30 + 8 * k, 150), (60, 60, 60), 2)
+    photo[400:600, 500:680] = cv2.GaussianBlur(sheet, (0, 0), 1.5)
+    found = find_grid_quad(photo).corners
+    assert np.abs(found - [[530, 430], [650, 430], [650, 550], [530, 550]]).max() < 3
