@@ -443,7 +443,10 @@ def printed_twins(patches: dict[tuple[int, int], np.ndarray], unread: list[tuple
         for b, other in small.items():
             if b == a:
                 continue
-            score = min(_similarity(small[a], other), _similarity(other, small[a]))
-            if score >= PRINTED_MATCH and score > found.get(a, (0.0, b))[0]:
+            forward, best = _similarity(small[a], other), found.get(a, (0.0, b))[0]
+            if forward < PRINTED_MATCH or forward <= best:  # the lesser of both ways cannot win: one way is enough
+                continue
+            score = min(forward, _similarity(other, small[a]))
+            if score >= PRINTED_MATCH and score > best:
                 found[a] = (score, b)
     return found
