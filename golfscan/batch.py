@@ -24,6 +24,7 @@ import os
 import re
 import time
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -435,19 +436,24 @@ def run_batch(
     cache = out / CACHE_DIR
     records: dict[str, dict[str, Any]] = {}
     todo: list[tuple[Job, str, str]] = []
-    for job in plan.jobs:
-        try:
-            sha = corrections.file_sha256(job.photo)
-        except OSError as exc:
-            records[job.rel] = error_record(job, f"cannot read ({exc.strerror})")
-            continue
-        key = job_key(job, sha)
-        cached = None if fresh else _load_cached(cache, key, out)
-        if cached is not None:
-            records[job.rel] = cached
-        else:
-            todo.append((job, key, sha))
-    stream = _dask(todo, scheduler) if scheduler is not None else _local(todo, jobs or default_jobs())
+    jobs = jobs or default_jobs()
+    with ThreadPoolExecutor(1) as hasher:
+        hashes = hasher.map(_photo_sha256, plan.jobs)
+        if scheduler is None and jobs > 1 and (fresh or _cached_count(cache) < len(plan.jobs)):
+            # photos to scan, most likely: the workers' start-up (about a second) goes on while the photos are
+            # read and hashed (about 2 ms each, the interpreter free meanwhile)
+            _load_scanners({job.game for job in plan.jobs})
+        for job, (sha, unreadable) in zip(plan.jobs, hashes, strict=True):
+            if unreadable:
+                records[job.rel] = error_record(job, f"cannot read ({unreadable})")
+                continue
+            key = job_key(job, sha)
+            cached = None if fresh else _load_cached(cache, key, out)
+            if cached is not None:
+                records[job.rel] = cached
+            else:
+                todo.append((job, key, sha))
+    stream = _dask(todo, scheduler) if scheduler is not None else _local(todo, jobs)
     for outcome in progress(stream, len(todo)) if progress else stream:
         _store(out, outcome)
         records[outcome.record["photo"]] = outcome.record
@@ -458,6 +464,21 @@ def run_batch(
                          len(plan.jobs) - len(todo), time.perf_counter() - start)
     write_reports(report)
     return report
+
+
+def _photo_sha256(job: Job) -> tuple[str, str]:
+    """The photo's content hash, or why it cannot be read."""
+    try:
+        return corrections.file_sha256(job.photo), ""
+    except OSError as exc:
+        return "", exc.strerror or type(exc).__name__
+
+
+def _cached_count(cache: Path) -> int:
+    try:
+        return len(os.listdir(cache))
+    except OSError:
+        return 0
 
 
 def _load_cached(cache: Path, key: str, out: Path) -> dict[str, Any] | None:

@@ -97,6 +97,17 @@ def test_a_folder_of_games_in_turn_gets_no_guess():
     assert batch.likely_game("night") == "18-holes"
 
 
+def test_scanners_start_up_only_when_photos_are_to_be_scanned(club_night, monkeypatch):
+    loads = []
+    load = batch._load_scanners
+    monkeypatch.setattr(batch, "_load_scanners", lambda games: loads.append(set(games)) or load(games))
+    run_batch(club_night, jobs=2)
+    assert loads and None in loads[0]  # while the photos were hashed: every game, as one photo is detected
+    loads.clear()
+    run_batch(club_night, jobs=2)  # everything up to date
+    assert loads == []
+
+
 def test_corrections_are_applied_and_survive_a_rescan(club_night):
     bo = club_night / "table1" / "bo.png"
     before = run_batch(club_night, jobs=1)
