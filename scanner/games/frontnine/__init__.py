@@ -33,6 +33,7 @@ from fixtures.art.frontnine import BORDER_MM, CLUB_HOUSE, all_ids, exit_side, re
 from rules.frontnine.catalogue import catalogue, values
 from rules.frontnine.geometry import Placement, corners, gap_mm
 from rules.frontnine.scoring import MAX_BALLS
+from scanner.artcache import drawn
 from scanner.cards import (
     CardSearch,
     CardSpec,
@@ -112,15 +113,22 @@ def course_ids() -> frozenset[str]:
     return frozenset(catalogue().course)
 
 
+@cache
+def faces() -> dict[str, np.ndarray]:
+    """Every card as drawn at ``READ_PX_PER_MM`` (BGRA), kept between runs (``scanner.artcache``)."""
+    drawing = drawn("front-nine-cards", lambda: {cid: render_card(cid, px_per_mm=READ_PX_PER_MM) for cid in all_ids()})
+    return {cid: np.ascontiguousarray(card[..., 2::-1]) for cid, card in drawing.items()}
+
+
 @lru_cache(maxsize=1)
 def templates() -> Templates:
     """One template per printed face (copies printed alike are matched once: :func:`_assign_ids` picks
     which copy a read is)."""
-    faces = {}
-    for cid in all_ids():
-        if all(printed(cid) != printed(other) for other in faces):
-            faces[cid] = np.ascontiguousarray(render_card(cid, px_per_mm=READ_PX_PER_MM)[..., 2::-1])
-    return Templates.build(faces, READ_PX_PER_MM, REGIONS)
+    unlike: dict[str, np.ndarray] = {}
+    for cid, face in faces().items():
+        if all(printed(cid) != printed(other) for other in unlike):
+            unlike[cid] = face
+    return Templates.build(unlike, READ_PX_PER_MM, REGIONS)
 
 
 @dataclass(frozen=True)
@@ -156,7 +164,7 @@ class CardRead:
 
 @cache
 def face_colour(card_id: str) -> np.ndarray:
-    return panel_colour(render_card(card_id, px_per_mm=READ_PX_PER_MM)[..., 2::-1][..., :3])
+    return panel_colour(faces()[card_id][..., :3])
 
 
 def warm_up() -> None:

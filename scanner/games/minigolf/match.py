@@ -19,6 +19,7 @@ import numpy as np
 from fixtures.art.minigolf.pieces import entrance_image
 from fixtures.art.minigolf.tiles import tile_image
 from rules.minigolf.catalogue import ROTATIONS, TILES, rotate_edge
+from scanner.artcache import drawn
 from scanner.games.minigolf.lattice import TILE_SHARE
 
 SIDE = 48  # reference side in pixels (one tile)
@@ -96,21 +97,34 @@ def references(even: bool = False) -> References:
     return _references(even)  # one cache entry however it is called
 
 
+FACINGS = ("SE", "SW", "NW", "NE")
+
+
+@cache
+def _art() -> dict[str, np.ndarray]:
+    """Every catalogue tile (by id) and the entrance (by facing) as drawn at 2 px/mm, kept between runs
+    (``scanner.artcache``)."""
+    return drawn("minigolf-tiles", lambda: {tile_id: tile_image(tile_id, 0, 2.0) for tile_id in TILES}
+                 | {f"entrance-{facing}": entrance_image(2.0, facing=facing) for facing in FACINGS})
+
+
 @lru_cache(maxsize=2)
 def _references(even: bool) -> References:
     keys, temps = [], []
+    art = _art()
     for tile_id in sorted(TILES):
-        base = _shrink(tile_image(tile_id, 0, 2.0), SIDE)
+        base = _shrink(art[tile_id], SIDE)
         if even:
             base = evened(base)
         for rot in ROTATIONS:
             keys.append((tile_id, rot))
             temps.append(np.rot90(base, k=-(rot // 90))[INNER:SIDE - INNER, INNER:SIDE - INNER])
     ent, disc = [], []
-    for facing in ("SE", "SW", "NW", "NE"):
-        art = entrance_image(2.0, facing=facing)
-        ent.append(_shrink(art, SIDE)[INNER:SIDE - INNER, INNER:SIDE - INNER])
-        alpha = cv2.resize(art[..., 3], (SIDE, SIDE), interpolation=cv2.INTER_AREA)[INNER:SIDE - INNER, INNER:SIDE - INNER]
+    for facing in FACINGS:
+        entrance = art[f"entrance-{facing}"]
+        ent.append(_shrink(entrance, SIDE)[INNER:SIDE - INNER, INNER:SIDE - INNER])
+        alpha = cv2.resize(entrance[..., 3], (SIDE, SIDE), interpolation=cv2.INTER_AREA)[INNER:SIDE - INNER,
+                                                                                         INNER:SIDE - INNER]
         disc.append((alpha >= ENTRANCE_ALPHA).astype(np.float32))
     return References(keys, np.ascontiguousarray(np.stack(temps)), np.stack(ent), np.stack(disc))
 
