@@ -22,7 +22,8 @@ import cv2
 import numpy as np
 
 # What the pictures are drawn from: the art, and the catalogues the art reads (tile paths, card values).
-SOURCES = (Path(__file__).resolve().parents[1] / "fixtures" / "art", Path(__file__).resolve().parents[1] / "rules")
+PROJECT = Path(__file__).resolve().parents[1]
+SOURCES = (PROJECT / "fixtures" / "art", PROJECT / "rules")
 
 
 def cache_dir() -> Path:
@@ -45,10 +46,10 @@ def drawn(name: str, draw: Callable[[], dict[str, np.ndarray]]) -> dict[str, np.
         folder.mkdir(parents=True, exist_ok=True)
         for stale in folder.glob(f"{name}-*.npz"):  # drawn by other code
             stale.unlink(missing_ok=True)
-        partial = path.with_name(f"{path.name}.{os.getpid()}.part")
-        with partial.open("wb") as out:
+        unfinished = path.with_name(f"{path.name}.{os.getpid()}.part")
+        with unfinished.open("wb") as out:
             np.savez(out, **pictures)
-        os.replace(partial, path)
+        os.replace(unfinished, path)
     return pictures
 
 

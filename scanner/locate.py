@@ -32,7 +32,7 @@ from scanner.histogram import uint8_percentile
 WORK_SIDE = 1000  # longer side of the working copy: fast, and grid lines stay 1-3 px wide
 MIN_AREA_FRACTION = 0.02  # a grid smaller than this share of the photo cannot be read anyway
 MIN_LEVEL = 12.0  # faintest line strength (black-hat, 0-255) looked at: paper texture stays below it
-LEVELS = 6  # line strength levels tried, halving from the strongest tenth of the paper-bright part down to MIN_LEVEL
+LEVELS = 6  # line strength levels tried, halving from the paper-bright part's strongest tenth to MIN_LEVEL
 CANDIDATES = 8  # largest webs of lines examined at each level
 MIN_CELL_PIXELS = 9  # least area of an enclosed cell at working scale (3 x 3 pixels)
 EDGE_YIELD = 0.25  # least share of its cells a stronger web inside the photo needs to win over one running off it
@@ -190,8 +190,9 @@ def find_grid_quad(image: np.ndarray, side: int = WORK_SIDE) -> GridQuad:
 
     The line strength that makes a web depends on the print and the light, and a busy background (wood
     grain, a striped or checked cloth) can be stronger than pale grid lines, so the webs are looked for at
-    a few levels, from the strongest tenth of the photo's paper-bright part (``_bright``) down to faint lines. ``side`` is the working copy's
-    longer side: a small grid's lines may merge with the sheet's other print at the usual scale.
+    a few levels, from the strongest tenth of the photo's paper-bright part (``_bright``) down to faint
+    lines. ``side`` is the working copy's longer side: a small grid's lines may merge with the sheet's other
+    print at the usual scale.
     """
     small, scale = downscale(image, side)
     strength = thin_dark(small, 7)

@@ -116,8 +116,9 @@ def course_ids() -> frozenset[str]:
 @cache
 def faces() -> dict[str, np.ndarray]:
     """Every card as drawn at ``READ_PX_PER_MM`` (BGRA), kept between runs (``scanner.artcache``)."""
-    drawing = drawn("front-nine-cards", lambda: {cid: render_card(cid, px_per_mm=READ_PX_PER_MM) for cid in all_ids()})
-    return {cid: np.ascontiguousarray(card[..., 2::-1]) for cid, card in drawing.items()}
+    drawing = drawn("front-nine-cards",
+                    lambda: {cid: render_card(cid, px_per_mm=READ_PX_PER_MM) for cid in all_ids()})
+    return {cid: np.ascontiguousarray(drawing[cid][..., 2::-1]) for cid in all_ids()}
 
 
 @lru_cache(maxsize=1)
@@ -125,7 +126,7 @@ def templates() -> Templates:
     """One template per printed face (copies printed alike are matched once: :func:`_assign_ids` picks
     which copy a read is)."""
     unlike: dict[str, np.ndarray] = {}
-    for cid, face in faces().items():
+    for cid, face in faces().items():  # in catalogue order: the first of copies printed alike stands for them
         if all(printed(cid) != printed(other) for other in unlike):
             unlike[cid] = face
     return Templates.build(unlike, READ_PX_PER_MM, REGIONS)
