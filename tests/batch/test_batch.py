@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import platform
 import signal
 import subprocess
 import sys
@@ -106,6 +107,13 @@ def test_scanners_start_up_only_when_photos_are_to_be_scanned(club_night, monkey
     loads.clear()
     run_batch(club_night, jobs=2)  # everything up to date
     assert loads == []
+
+
+@pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="glibc's malloc options")
+def test_workers_keep_the_memory_they_free():
+    probe = "from golfscan.batch import keep_freed_memory; print(keep_freed_memory())"  # its own process
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "True"
 
 
 def test_corrections_are_applied_and_survive_a_rescan(club_night):
