@@ -68,9 +68,13 @@ def thin_dark(image: np.ndarray, width: int) -> np.ndarray:
     cream paper) stands out in one channel far more than in grey.
     """
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (width, width))
-    hat = cv2.morphologyEx(image, cv2.MORPH_BLACKHAT, kernel)
-    # per-channel maximum by pairs: numpy's reduction over a short last axis is many times slower
-    return np.maximum(np.maximum(hat[..., 0], hat[..., 1]), hat[..., 2]) if hat.ndim == 3 else hat
+    return channel_max(cv2.morphologyEx(image, cv2.MORPH_BLACKHAT, kernel))
+
+
+def channel_max(image: np.ndarray) -> np.ndarray:
+    """The strongest channel of each pixel (a grey image as it is), taken by pairs: numpy's reduction over a
+    short last axis is many times slower."""
+    return np.maximum(np.maximum(image[..., 0], image[..., 1]), image[..., 2]) if image.ndim == 3 else image
 
 
 def order_corners(points: np.ndarray) -> np.ndarray:
@@ -178,8 +182,7 @@ def _grid_web(webs: list[_Web]) -> _Web:
 def _bright(image: np.ndarray) -> np.ndarray:
     """Where the photo is about as bright as paper (at least half its brightest hundredth): the part whose
     line strength sets the levels, so a small sheet on a dark table is judged by its own lines."""
-    # per-channel maximum by pairs, as in ``thin_dark``
-    grey = np.maximum(np.maximum(image[..., 0], image[..., 1]), image[..., 2]) if image.ndim == 3 else image
+    grey = channel_max(image)
     return grey >= 0.5 * uint8_percentile(grey, 99)
 
 
