@@ -42,6 +42,8 @@ PAPER_LEVEL, PAPER_SPREADS = 75, 8  # ... unless pen strokes make that level far
 LINE_PRESENT = 0.5  # share of that level from which a pixel is line
 DRIFT = 0.012  # how far (share of the grid's side) a comb looks for each line around its even position
 WINDOW = 0.15  # how far (share of a square) a line may lie from its evenly spaced position
+LINE_RUN = 15  # least straight run (pixels) of a line segment, for placing lines and confirming them
+COUNT_RUN = 41  # ... and for counting them: pen strokes beside a pale printed line seldom run this straight
 
 
 @dataclass(frozen=True)
@@ -78,12 +80,12 @@ class Lattice:
         return out
 
 
-def line_strengths(image: np.ndarray, width: int = 7, run: int = 15) -> tuple[np.ndarray, np.ndarray]:
-    """Strength of thin dark straight runs, (horizontal lines, vertical lines), float32 each: thin dark
-    structures (computed once) opened along each axis."""
+def line_strengths(image: np.ndarray, width: int = 7, runs: tuple[int, ...] = (LINE_RUN,)) -> list[np.ndarray]:
+    """Strength of thin dark straight runs of each length in ``runs``: (horizontal lines, vertical lines) per
+    run, float32 each; thin dark structures (computed once) opened along each axis."""
     strength = thin_dark(image, width)
-    return tuple(cv2.morphologyEx(strength, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, shape))
-                 .astype(np.float32) for shape in ((run, 1), (1, run)))
+    return [cv2.morphologyEx(strength, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, shape))
+            .astype(np.float32) for run in runs for shape in ((run, 1), (1, run))]
 
 
 def line_share(strength: np.ndarray, region: tuple[slice, slice]) -> np.ndarray:
@@ -326,14 +328,25 @@ def find_lattice(image: np.ndarray, outline: tuple[float, float, float, float] |
     ``outline`` (left, top, right, bottom) is where the outer grid lines are expected, if known;
     ``aspect`` the expected rows / cols (the grid's height / width in the photo: squares are square).
     """
-    horiz, vert = line_strengths(image)
     h, w = image.shape[:2]
     x0, y0, x1, y1 = (0, 0, w, h) if outline is None else (int(v) for v in outline)
     inside = (slice(y0, y1), slice(x0, x1))
-    horiz, vert = line_share(horiz, inside), line_share(vert, inside)
-    row_axis = _axis(horiz[:, x0:x1].mean(axis=1), None if outline is None else (outline[1], outline[3]))
-    col_axis = _axis(vert[y0:y1].mean(axis=0), None if outline is None else (outline[0], outline[2]))
-    rows, cols = _choose_counts(row_axis, col_axis, aspect)
+    horiz, vert, long_horiz, long_vert = (line_share(s, inside) for s in line_strengths(image, runs=(LINE_RUN, COUNT_RUN)))
+    row_bounds = None if outline is None else (outline[1], outline[3])
+    col_bounds = None if outline is None else (outline[0], outline[2])
+
+    def axes(horiz: np.ndarray, vert: np.ndarray) -> tuple[_Axis, _Axis, tuple[int, int]]:
+        row_axis, col_axis = _axis(horiz[:, x0:x1].mean(axis=1), row_bounds), _axis(vert[y0:y1].mean(axis=0), col_bounds)
+        return row_axis, col_axis, _choose_counts(row_axis, col_axis, aspect)
+
+    # The grid's outer lines are found and its lines counted from long straight runs, where a heavy drawing's
+    # strokes beside pale printed lines fall away; each line is then placed and confirmed from short runs.
+    # Lines slanted by a wrongly found outline show no long runs: they are counted from the short ones, and
+    # still show how poorly they are confirmed.
+    try:
+        row_axis, col_axis, (rows, cols) = axes(long_horiz, long_vert)
+    except ScanError:
+        row_axis, col_axis, (rows, cols) = axes(horiz, vert)
     row_lines, col_lines = row_axis.lines(rows), col_axis.lines(cols)
     # Rectification leaves lines within a small share of a square of their even positions.
     row_window = WINDOW * np.diff(row_lines).mean()
