@@ -161,6 +161,29 @@ def test_orientation_is_found_whichever_way_the_photo_is_turned():
         assert len(teegreen) <= MAX_TEEGREEN_TURNED, teegreen
 
 
+def test_trees_drawn_in_a_light_pen_still_tell_which_way_is_up():
+    # blacked-out squares set the plan's ink level; the trees, drawn lightly on grainy paper lying on their
+    # side (trunk to the east), are read at the faint level, and must be measured at it to vote
+    cell, margin = 64, 60
+    img = drawn_grid(8, 8, cell=cell, margin=margin, strokes=False)
+    for r in range(8):
+        for c in (0, 1):
+            x, y = margin + c * cell, margin + r * cell
+            cv2.rectangle(img, (x + 4, y + 4), (x + cell - 4, y + cell - 4), (40, 40, 60), -1)
+    rng = np.random.default_rng(1)
+    trees = [(1, 4), (2, 6), (4, 5), (5, 3), (6, 6), (3, 3)]
+    for r, c in trees:
+        cx, cy = margin + c * cell + 24 + int(rng.integers(-3, 4)), margin + r * cell + cell // 2 + int(rng.integers(-4, 5))
+        ax, ay = int(rng.integers(10, 15)), int(rng.integers(10, 15))
+        cv2.ellipse(img, (cx, cy), (ax, ay), float(rng.uniform(0, 180)), 0, 360, (200, 200, 210), 2)
+        trunk = (cx + ax + int(rng.integers(10, 18)), cy + int(rng.integers(-2, 3)))
+        cv2.line(img, (cx + ax, cy), trunk, (200, 200, 210), 2)
+    grainy = np.clip(img + np.random.default_rng(2).normal(0, 6, img.shape), 0, 255).astype(np.uint8)
+    plan = eighteen.read_plan(cv2.copyMakeBorder(grainy, 80, 80, 80, 80, cv2.BORDER_CONSTANT, value=(50, 40, 35)))
+    assert all(plan.squares[r][c].value["k"] == "tree" for r, c in trees)
+    assert plan.orientation.turns == 3  # a quarter turn anticlockwise brings the trunks down
+
+
 @needs_outside
 @pytest.mark.parametrize("angle", [3.0, -4.0])
 def test_small_tilt_reads_the_same_squares(angle):

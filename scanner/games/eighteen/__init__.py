@@ -139,10 +139,11 @@ def lift_shade(patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.clip(patches - base[:, :, None, None], 0.0, 1.0).astype(np.float32), base
 
 
-def _tree_votes(trees: list[tuple[int, int]], patches: np.ndarray, threshold: float) -> np.ndarray:
-    """Log-evidence per quarter turn from trees: the trunk hangs below the canopy, off its centre."""
+def _tree_votes(trees: dict[tuple[int, int], float], patches: np.ndarray) -> np.ndarray:
+    """Log-evidence per quarter turn from trees (square -> the ink level it was read at): the trunk hangs
+    below the canopy, off its centre."""
     votes = np.zeros(4)
-    for r, c in trees:
+    for (r, c), threshold in trees.items():
         b = binarize(patches[r, c], threshold)
         filled = b.copy()
         contours, _ = cv2.findContours(b, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -305,13 +306,17 @@ def read_plan(image: np.ndarray) -> PlanReading:
     # Digit candidates in every tee/green square, cut again from the photo at full detail, read in all four
     # turns until the plan's top is clear, then at that turn.
     inks, cands = {}, {}  # inks: each tee/green's ink crop, read again whole below
-    trees = [(r, c) for r in range(rows) for c in range(cols) if guesses[r][c].value["k"] == "tree"]
+    # a tree drawn in a pen lighter than the plan's other strokes was read at the faint level, and is
+    # measured at it
+    levels = {i: FAINT * threshold for i in faint}
+    trees = {(r, c): levels.get(r * cols + c, threshold) for r in range(rows) for c in range(cols)
+             if guesses[r][c].value["k"] == "tree"}
     for r in range(rows):
         for c in range(cols):
             if guesses[r][c].value["k"] == "teegreen":
                 inks[r, c] = square_ink(image, rect.to_photo(lattice.cell_quad(r, c)))
                 cands[r, c] = ink_candidates(inks[r, c], threshold)
-    orient, probs = planmod.orientation_and_digits(cands, _tree_votes(trees, patches, threshold))
+    orient, probs = planmod.orientation_and_digits(cands, _tree_votes(trees, patches))
     turns = orient.turns
 
     final = [list(row) for row in guesses]
