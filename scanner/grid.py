@@ -3,9 +3,10 @@
 Input is a rectified image whose grid is roughly axis-aligned (``scanner.rectify``). Printed lines cross
 the whole grid, pen strokes do not: the row lines are the strong, evenly spaced peaks of the profile of
 horizontal line strength (and likewise for columns), counted from long straight runs only, so that the
-short straight strokes of a heavy drawing beside pale printed lines do not pass for lines. Each line is then refined locally, square by
-square, and fitted with a gentle curve (a quadratic), so perspective residue and mild lens distortion do
-not shift the squares. Blacked-out squares or heavy shading hide a line locally; the curve bridges them.
+short straight strokes of a heavy drawing beside pale printed lines do not pass for lines. Each line is
+then refined locally, square by square, and fitted with a gentle curve (a quadratic), so perspective
+residue and mild lens distortion do not shift the squares. Blacked-out squares or heavy shading hide a
+line locally; the curve bridges them.
 
 Example:
     >>> import numpy as np, cv2
