@@ -37,6 +37,10 @@ CANDIDATES = 8  # largest webs of lines examined at each level
 MIN_CELL_PIXELS = 9  # least area of an enclosed cell at working scale (3 x 3 pixels)
 EDGE_YIELD = 0.25  # least share of its cells a stronger web inside the photo needs to win over one running off it
 BACKGROUND = 0.5  # share of the photo from which a web that runs off it is taken for the background
+FRAME = 0.08  # width of the band around a web's outline looked at for paper, share of the outline's size
+FRAMED = 0.6  # least share of paper in that band of a grid printed on a sheet (plans: 0.8-1; a patch of a
+# checked cloth: 0.3-0.4)
+PAPER_SATURATION = 60  # HSV saturation (0-255) below which a bright pixel counts as paper, colours balanced
 LATTICE_PAPER = 0.5  # least paper a lattice's cells enclose, per pixel of its lines (a grid: 2-5; stripes,
 # a checked cloth: 0-0.3; a grid under heavy pen: about 1)
 
@@ -186,10 +190,33 @@ def _bright(image: np.ndarray) -> np.ndarray:
     return grey >= 0.5 * uint8_percentile(grey, 99)
 
 
+def _paper(image: np.ndarray) -> np.ndarray:
+    """Where the photo is paper: about as bright as its brightest part (``_bright``) and colourless once the
+    colours of that part are balanced to white (warm or coloured light tints the paper)."""
+    bright = _bright(image)
+    if image.ndim != 3:
+        return bright
+    white = np.maximum(np.float32([uint8_percentile(image[..., k][bright], 95) for k in range(3)]), 1.0)
+    balanced = np.clip(image * (white.mean() / white), 0, 255).astype(np.uint8)
+    return bright & (cv2.cvtColor(balanced, cv2.COLOR_BGR2HSV)[..., 1] < PAPER_SATURATION)
+
+
+def framed_by_paper(quad: np.ndarray, paper: np.ndarray) -> bool:
+    """Whether a band around the outline ``quad`` (``FRAME`` of its size) is mostly paper (``FRAMED``): a grid
+    printed on a sheet has the sheet around it, a patch of a checked cloth has more cloth."""
+    centre = quad.mean(axis=0)
+    band = np.zeros(paper.shape, np.uint8)
+    cv2.fillPoly(band, [np.int32(np.round((quad - centre) * (1 + FRAME) + centre))], 1)
+    cv2.fillPoly(band, [np.int32(np.round(quad))], 0)
+    around = band.astype(bool)
+    return bool(around.any()) and float(paper[around].mean()) >= FRAMED
+
+
 def find_grid_quad(image: np.ndarray, side: int = WORK_SIDE) -> GridQuad:
     """Locate the printed grid: of the webs of thin lines large enough to be read (``MIN_AREA_FRACTION``), the
-    one enclosing the most cells (not one that runs off the photo and spans most of it); ScanError if the
-    photo holds none. A smaller web with more cells (a sheet's score boxes) is no rival to a faint grid.
+    one enclosing the most cells (not one that runs off the photo and spans most of it), of those framed by
+    paper if any are; ScanError if the photo holds none. A smaller web with more cells (a sheet's score
+    boxes) is no rival to a faint grid.
 
     The line strength that makes a web depends on the print and the light, and a busy background (wood
     grain, a striped or checked cloth) can be stronger than pale grid lines, so the webs are looked for at
@@ -208,5 +235,8 @@ def find_grid_quad(image: np.ndarray, side: int = WORK_SIDE) -> GridQuad:
     large = [web for web in webs if web.component.size >= least and web.area >= least]
     if not large:
         raise ScanError("no printed grid found (no large lattice of lines in the photo)")
+    if len(large) > 1:  # a grid on paper before a pattern of the table's that encloses more cells
+        paper = _paper(small)
+        large = [web for web in large if framed_by_paper(web.quad, paper)] or large
     best = _grid_web(large)
     return GridQuad((best.quad + 0.5) / scale - 0.5, best.pixels, best.area / strength.size)

@@ -64,6 +64,17 @@ def test_grid_is_found_on_a_busy_background(background):
     assert corners_close(found.corners)
 
 
+def test_a_grid_on_its_sheet_wins_over_a_patch_of_checked_cloth_with_more_cells():
+    photo = np.full((700, 800, 3), (80, 95, 110), np.uint8)  # a wooden table
+    photo[40:660, 20:330] = (235, 225, 215)  # a napkin with fine blue checks, lying apart from the sheet
+    for k in range(30, 330, 12):
+        cv2.line(photo, (k, 40), (k, 659), (140, 60, 20), 2)
+    for k in range(40, 660, 12):
+        cv2.line(photo, (20, k), (329, k), (140, 60, 20), 2)
+    found = find_grid_quad(paper_with_grid(photo))
+    assert corners_close(found.corners)
+
+
 def test_parallel_lines_enclose_no_cells_and_a_lattice_encloses_its_squares():
     board = np.zeros((100, 100), np.uint8)
     for x in range(5, 100, 20):
