@@ -190,15 +190,26 @@ def _bright(image: np.ndarray) -> np.ndarray:
     return grey >= 0.5 * uint8_percentile(grey, 99)
 
 
+def balanced_to_white(image: np.ndarray, reference: np.ndarray | None = None) -> np.ndarray:
+    """Colour ``image`` (..., 3, uint8) with each channel scaled so that the 95th percentile of the pixels
+    picked by ``reference`` (a mask over the image's pixels; all when None) is neutral: warm or coloured
+    light tints paper.
+
+    >>> balanced_to_white(np.array([[[200, 100, 100]]], np.uint8))[0, 0].tolist()
+    [133, 133, 133]
+    """
+    pixels = image.reshape(-1, 3) if reference is None else image[reference]
+    white = np.maximum(np.float32([uint8_percentile(np.ascontiguousarray(pixels[:, k]), 95) for k in range(3)]), 1.0)
+    return np.clip(image * (white.mean() / white), 0, 255).astype(np.uint8)
+
+
 def _paper(image: np.ndarray) -> np.ndarray:
     """Where the photo is paper: about as bright as its brightest part (``_bright``) and colourless once the
-    colours of that part are balanced to white (warm or coloured light tints the paper)."""
+    colours of that part are balanced to white."""
     bright = _bright(image)
     if image.ndim != 3:
         return bright
-    white = np.maximum(np.float32([uint8_percentile(image[..., k][bright], 95) for k in range(3)]), 1.0)
-    balanced = np.clip(image * (white.mean() / white), 0, 255).astype(np.uint8)
-    return bright & (cv2.cvtColor(balanced, cv2.COLOR_BGR2HSV)[..., 1] < PAPER_SATURATION)
+    return bright & (cv2.cvtColor(balanced_to_white(image, bright), cv2.COLOR_BGR2HSV)[..., 1] < PAPER_SATURATION)
 
 
 def framed_by_paper(quad: np.ndarray, paper: np.ndarray) -> bool:

@@ -32,7 +32,7 @@ from scanner.games.eighteen.square_par import read_squares
 from scanner.games.eighteen.squares import kind_probabilities
 from scanner.grid import Lattice, find_lattice
 from scanner.histogram import uint8_percentile
-from scanner.locate import WORK_SIDE, GridQuad, find_grid_quad
+from scanner.locate import PAPER_SATURATION, WORK_SIDE, GridQuad, balanced_to_white, find_grid_quad
 from scanner.memo import same_image
 from scanner.rectify import Rectified, rectangle_aspect, rectify
 from scanner.types import Read, ScanResult
@@ -67,7 +67,6 @@ TREE_CANOPY = 0.03  # least enclosed paper of a canopy, share of the square
 TREE_OFFSET = 0.05  # least shift of the ink's centre from the canopy's centre (the trunk), share of the side
 
 
-PAPER_SATURATION = 60  # HSV saturation (0-255) below which a bright pixel counts as paper
 PAPER_PLAN = 0.5  # share of paper in the grid from which it is surely a plan (plans 0.64 and up, others 0.3)
 
 
@@ -467,8 +466,6 @@ def paper_share(geo: Geometry) -> float:
     cv2.fillConvexPoly(inside, np.round(geo.lattice.corners()).astype(np.int32), 1)
     # every other pixel each way: a share over some 100 000 pixels does not need all 400 000
     pixels = geo.rectified.image[::2, ::2][inside[::2, ::2] > 0]
-    white = np.maximum(np.float32([uint8_percentile(pixels[:, k], 95) for k in range(3)]), 1.0)
-    balanced = np.clip(pixels.astype(np.float32) * (white.mean() / white), 0, 255).astype(np.uint8).reshape(-1, 1, 3)
-    hsv = cv2.cvtColor(balanced, cv2.COLOR_BGR2HSV).reshape(-1, 3)
+    hsv = cv2.cvtColor(balanced_to_white(pixels).reshape(-1, 1, 3), cv2.COLOR_BGR2HSV).reshape(-1, 3)
     bright = hsv[:, 2] > 0.6 * uint8_percentile(hsv[:, 2], 95)
     return float(np.mean(bright & (hsv[:, 1] < PAPER_SATURATION)))
