@@ -29,6 +29,7 @@ from scanner.games.eighteen.plan import (
     orientation_and_digits,
     read_par,
     resolve_teegreen,
+    side_evidence,
     with_square_reading,
 )
 from scanner.games.eighteen.square_par import CLASSES, read_squares
@@ -483,3 +484,14 @@ def test_two_readers_agreeing_surely_make_the_par_sure():
     assert weak.confidence == 0.4  # a guess the square reader agrees with is still a guess
     unsure = with_square_reading(DigitRead(3, 0.7, (0.3, 0.7)), _square_probs(3, 0.8), PAR_SURE)
     assert unsure.confidence == 0.7
+
+
+def test_the_square_readers_par_does_not_move_where_the_digit_lies():
+    # the whole-square reader says which par, not where it is written: a piece the digit reader was unsure of,
+    # in the tee's triangle or not, keeps its own weight as evidence of the tee's side
+    g = Guess({"k": "teegreen"}, 0.9, diagonal=0)
+    for digit, square in [(DigitRead(3, 0.62, (0.8, 0.2), digit_like=0.95), _square_probs(3, 0.99)),  # agreeing
+                          (DigitRead(4, 0.5, (0.8, 0.2), digit_like=0.95), _square_probs(5, 0.9))]:  # overruled
+        read = with_square_reading(digit, square, PAR_SURE)
+        assert read.confidence != digit.confidence
+        assert side_evidence(g, read) == side_evidence(g, digit) > 0

@@ -70,6 +70,13 @@ class DigitRead:
     patch: np.ndarray | None = None  # the ink piece read (binary, rectified frame)
     digit_like: float = 0.0  # probability that the piece is a par digit at all
     others: tuple[tuple[tuple[float, float], float], ...] = ()  # the other pieces: centre, digit-likeness
+    located: float | None = None  # the digit reader's own confidence in its piece, once the whole-square
+    # reader has set the par's (``with_square_reading``): that reader says which par, not where it lies
+
+    @property
+    def placed(self) -> float:
+        """How surely the par digit lies where its piece does."""
+        return self.confidence if self.located is None else self.located
 
 
 @dataclass(frozen=True)
@@ -177,13 +184,13 @@ def with_square_reading(digit: DigitRead, probs: np.ndarray, sure: float) -> Dig
     value, p = CLASSES[order[0]], float(probs[order[0]])
     if digit.par == value:
         if digit.confidence >= CONFIRMED and p >= SQUARE_SURE:
-            return replace(digit, confidence=max(digit.confidence, sure))
+            return replace(digit, confidence=max(digit.confidence, sure), located=digit.placed)
         return digit
     if digit.par is not None and (digit.confidence >= sure or SQUARE_WEIGHT * p <= digit.confidence):
         return digit
     others = tuple((CLASSES[j], float(probs[j])) for j in order[1:] if probs[j] > 0.01)
     own = ((digit.par, digit.confidence),) if digit.par is not None else ()
-    return replace(digit, par=value, confidence=SQUARE_WEIGHT * p, alternatives=own + others)
+    return replace(digit, par=value, confidence=SQUARE_WEIGHT * p, alternatives=own + others, located=digit.placed)
 
 
 def with_edge_reading(g: Guess, probs: np.ndarray, turns: int) -> Guess:
@@ -287,14 +294,15 @@ def triangle_edges(guesses: list[list[Guess]], r: int, c: int) -> tuple[list[str
 
 def side_evidence(g: Guess, digit: DigitRead) -> float:
     """Evidence in (-1, 1) that the first triangle (``HALVES[g.diagonal][0]``) is the tee, negative for the
-    second: as sure as the piece read as the par is a digit at all and is read as a par (a flag or a stub
-    on a tiny or blurred plan looks like a digit, yet reads as a guess), and as no piece across looks like
-    one."""
+    second: as sure as the piece read as the par is a digit at all and is read as a par by the digit reader
+    (a flag or a stub on a tiny or blurred plan looks like a digit, yet reads as a guess; the whole-square
+    reader's par, which says nothing of where the digit lies, does not count), and as no piece across looks
+    like one."""
     if digit.centre is None:
         return 0.0
     tee_half = half_of(g.diagonal, digit.centre)
     across = max((like for centre, like in digit.others if half_of(g.diagonal, centre) != tee_half), default=0.0)
-    strength = min(digit.digit_like, digit.confidence) * (1.0 - across)
+    strength = min(digit.digit_like, digit.placed) * (1.0 - across)
     return strength if tee_half == 0 else -strength
 
 
