@@ -203,10 +203,9 @@ def balanced_to_white(image: np.ndarray, reference: np.ndarray | None = None) ->
     return np.clip(image * (white.mean() / white), 0, 255).astype(np.uint8)
 
 
-def _paper(image: np.ndarray) -> np.ndarray:
-    """Where the photo is paper: about as bright as its brightest part (``_bright``) and colourless once the
-    colours of that part are balanced to white."""
-    bright = _bright(image)
+def _paper(image: np.ndarray, bright: np.ndarray) -> np.ndarray:
+    """Where the photo is paper: about as bright as its brightest part (``bright``, from ``_bright``) and
+    colourless once the colours of that part are balanced to white."""
     if image.ndim != 3:
         return bright
     return bright & (cv2.cvtColor(balanced_to_white(image, bright), cv2.COLOR_BGR2HSV)[..., 1] < PAPER_SATURATION)
@@ -237,7 +236,8 @@ def find_grid_quad(image: np.ndarray, side: int = WORK_SIDE) -> GridQuad:
     """
     small, scale = downscale(image, side)
     strength = thin_dark(small, 7)
-    top = uint8_percentile(strength[_bright(small)], 90)
+    bright = _bright(small)
+    top = uint8_percentile(strength[bright], 90)
     levels = sorted({max(MIN_LEVEL, top / 2 ** k) for k in range(LEVELS)}, reverse=True)
     webs = [web for level in levels for web in _webs(strength, level)]
     if not webs:
@@ -247,7 +247,7 @@ def find_grid_quad(image: np.ndarray, side: int = WORK_SIDE) -> GridQuad:
     if not large:
         raise ScanError("no printed grid found (no large lattice of lines in the photo)")
     if len(large) > 1:  # a grid on paper before a pattern of the table's that encloses more cells
-        paper = _paper(small)
+        paper = _paper(small, bright)
         large = [web for web in large if framed_by_paper(web.quad, paper)] or large
     best = _grid_web(large)
     return GridQuad((best.quad + 0.5) / scale - 0.5, best.pixels, best.area / strength.size)
