@@ -7,13 +7,13 @@ import numpy as np
 import pytest
 
 from scanner.games.eighteen.digits import run_net
-from scanner.games.eighteen.square_edges import CLASSES, HELD_OUT_SEED, MODEL, label, turned_set
+from scanner.games.eighteen.square_edges import CLASSES, HELD_OUT_SEED, MODEL, SIDE, label, turned_set
 from scanner.games.eighteen.square_par import drawn_squares
 
 
 @pytest.fixture(scope="module")
 def held_out() -> tuple[np.ndarray, list[dict]]:
-    return drawn_squares(HELD_OUT_SEED, 80, jobs=1)
+    return drawn_squares(HELD_OUT_SEED, 80, SIDE, jobs=1)
 
 
 def test_the_reader_tells_tee_from_green_on_squares_it_never_saw(held_out):

@@ -38,10 +38,11 @@ import numpy as np
 
 from scanner.games.eighteen.digits import run_net
 from scanner.games.eighteen.features import EDGES
-from scanner.games.eighteen.square_par import SIDE, inputs
+from scanner.games.eighteen.square_par import inputs
 
 MODEL = Path(__file__).with_name("square_edges.onnx")
 CLASSES: tuple[tuple[str, str] | None, ...] = (*((t, g) for t in EDGES for g in EDGES if t != g), None)
+SIDE = 64  # the square's ink crop is shrunk to this many pixels a side
 LAYOUT = 4  # regions a side kept by the network's last pooling
 TRAIN_SEEDS, SQUARES, HELD_OUT_SEED, HELD_OUT = (0, 2), 8000, 1, 1500
 EPOCHS, BATCH, SHIFT = 5, 128, 3  # training passes, batch size, random shift (pixels) of each batch
@@ -50,7 +51,7 @@ EPOCHS, BATCH, SHIFT = 5, 128, 3  # training passes, batch size, random shift (p
 def read_edges(inks: list[np.ndarray]) -> np.ndarray:
     """Probabilities (N, 13) of the (tee edge, green edge) pairs of ``CLASSES`` for upright square ink crops
     (``parmarks.square_ink``); the last column: no tee/green."""
-    return run_net(MODEL, {"x": inputs(inks)})
+    return run_net(MODEL, {"x": inputs(inks, SIDE)})
 
 
 def label(cell: dict, turns: int = 0) -> int:
@@ -77,12 +78,12 @@ if __name__ == "__main__":
     from scanner.games.eighteen.digits_cnn import export, fit
     from scanner.games.eighteen.square_par import drawn_squares, network
 
-    parts = [turned_set(*drawn_squares(seed, SQUARES)) for seed in TRAIN_SEEDS]
+    parts = [turned_set(*drawn_squares(seed, SQUARES, SIDE)) for seed in TRAIN_SEEDS]
     x, y = np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
     export(fit(network(len(CLASSES), LAYOUT), (x,), y, EPOCHS, BATCH, SHIFT),
            (np.zeros((1, 1, SIDE, SIDE), np.float32),), ("x",), MODEL)
     onnx_net.cache_clear()
-    held_x, held_cells = drawn_squares(HELD_OUT_SEED, HELD_OUT)
+    held_x, held_cells = drawn_squares(HELD_OUT_SEED, HELD_OUT, SIDE)
     read = run_net(MODEL, {"x": held_x}).argmax(axis=1)
     truth = np.array([label(cell) for cell in held_cells])
     print(f"wrote {MODEL} ({MODEL.stat().st_size // 1024} KiB); held-out accuracy {(read == truth).mean():.3f}")

@@ -11,10 +11,11 @@ where the cut goes wrong, and worse where a digit is small beside the rest of th
 Trained on squares drawn and photographed as the digit reader's are (``digits_train.draw_square``,
 ``photograph``: random hands, pens, shading, sizes, blur, light and JPEG), each square's whole ink labelled
 with its par. Run ``python -m scanner.games.eighteen.square_par`` (needs PyTorch, ``pip install -e
-.[train]``) to rebuild ``square_par.onnx``; on two cores the squares take about 25 minutes to draw and the
-18 passes over them about 20 minutes. The committed network was trained on the same squares with the same
-settings by an earlier form of this script whose batch shifts came from another random stream, so a rebuild
-gives a close network, not the same bytes; its held-out accuracy was 0.937 (1,500 squares of seed 1).
+.[train]``) to rebuild ``square_par.onnx``; on two cores the squares take about 7 minutes to draw and the
+14 passes over them about 27 minutes. Its held-out accuracy is 0.932 (1,500 squares of seed 1, at 30 to 170
+pixels a square, where many a digit is a few pixels tall). At 64 pixels a side the reader scored 0.937
+there, yet on 200 photographed plans (seed 12402) it misread 244 of 3,957 pars where this one misreads 234,
+and the final pars, read with the digit reader, went from 212 wrong to 187: the digits are small.
 
 Example:
     >>> import numpy as np, cv2
@@ -39,18 +40,18 @@ import numpy as np
 from scanner.games.eighteen.digits import onnx_net, run_net
 
 MODEL = Path(__file__).with_name("square_par.onnx")
-SIDE = 64  # the square's ink crop is shrunk to this many pixels a side
+SIDE = 96  # the square's ink crop is shrunk to this many pixels a side
 CLASSES = (3, 4, 5, None)  # None: no par digit in the square
 BRIGHTEST = 99  # percentile of a crop's ink taken as full strength: a faint pen reads like a dark one
 FLOOR = 0.05  # ... but never below this (a blank square stays blank, not blown up to noise)
 TRAIN_SEEDS, SQUARES, HELD_OUT_SEED, HELD_OUT = (0, 2), 8000, 1, 1500
-EPOCHS, BATCH, SHIFT = 18, 128, 3  # training passes, batch size, random shift (pixels) of each batch
+EPOCHS, BATCH, SHIFT = 14, 128, 4  # training passes, batch size, random shift (pixels) of each batch
 
 
-def inputs(inks: list[np.ndarray]) -> np.ndarray:
-    """The network's input (N, 1, SIDE, SIDE) for upright square ink crops (``square_ink``, any size): each
-    shrunk to ``SIDE`` and divided by its ``BRIGHTEST`` percentile, clipped at 1.5."""
-    small = np.stack([cv2.resize(np.float32(ink), (SIDE, SIDE), interpolation=cv2.INTER_AREA) for ink in inks])
+def inputs(inks: list[np.ndarray], side: int = SIDE) -> np.ndarray:
+    """A network's input (N, 1, side, side) for upright square ink crops (``square_ink``, any size): each
+    shrunk to ``side`` and divided by its ``BRIGHTEST`` percentile, clipped at 1.5."""
+    small = np.stack([cv2.resize(np.float32(ink), (side, side), interpolation=cv2.INTER_AREA) for ink in inks])
     top = np.percentile(small.reshape(len(small), -1), BRIGHTEST, axis=1)[:, None, None]
     return np.clip(small / np.maximum(top, FLOOR), 0.0, 1.5)[:, None].astype(np.float32)
 
@@ -67,17 +68,18 @@ def _drawn_square(seed: tuple[int, int]) -> tuple[np.ndarray, dict]:
     rng = np.random.default_rng(seed)
     image, quad, mask, cell = draw_square(rng)
     photo, quad, _ = photograph(image, quad, mask, rng)
-    return cv2.resize(square_ink(photo, quad), (SIDE, SIDE), interpolation=cv2.INTER_AREA), cell
+    return square_ink(photo, quad).astype(np.float16), cell
 
 
-def drawn_squares(seed: int, squares: int, jobs: int = 2) -> tuple[np.ndarray, list[dict]]:
-    """Inputs (``inputs``) of ``squares`` drawn and photographed squares, square i from random stream
-    (seed, i), and each one's board cell: the training material of this reader and of ``square_edges``."""
+def drawn_squares(seed: int, squares: int, side: int = SIDE, jobs: int = 2) -> tuple[np.ndarray, list[dict]]:
+    """Inputs (``inputs`` at ``side``) of ``squares`` drawn and photographed squares, square i from random
+    stream (seed, i), and each one's board cell: the training material of this reader and of
+    ``square_edges``."""
     from multiprocessing import Pool
 
     with Pool(jobs) as pool:
         drawn = pool.map(_drawn_square, [(seed, i) for i in range(squares)], chunksize=50)
-    return inputs([ink for ink, _ in drawn]), [cell for _, cell in drawn]
+    return inputs([ink for ink, _ in drawn], side), [cell for _, cell in drawn]
 
 
 def training_set(seed: int, squares: int) -> tuple[np.ndarray, np.ndarray]:
