@@ -13,8 +13,8 @@ Trained on squares drawn and photographed as the digit reader's are (``digits_tr
 with its par. Run ``python -m scanner.games.eighteen.square_par`` (needs PyTorch, ``pip install -e
 .[train]``) to rebuild ``square_par.onnx``; on two cores the 24,000 squares take about 10 minutes to draw
 and the 18 passes over them about 27 minutes. Its held-out accuracy is 0.958 (1,500 squares of seed 1, at
-30 to 170 pixels a square, where many a digit is a few pixels tall), and 0.970 on 4,000 of the squares it was trained on:
-it still underfits, and the 16,000 squares and 14 passes tried before gave 0.932 and 0.947. Pixels and
+30 to 170 pixels a square, where many a digit is a few pixels tall), and 0.970 on 4,000 of the squares it
+was trained on: it still underfits, and the 16,000 squares and 14 passes tried before gave 0.932 and 0.947. Pixels and
 training together: on 200 photographed plans (seed 12402), the reader at 64 pixels a side (16,000 squares,
 18 passes) misread 244 of 3,957 pars, this one 142, and the final pars, read with the digit reader, went
 from 212 wrong to 134.
