@@ -37,6 +37,8 @@ PLAUSIBLE = 0.7  # a line count whose comb scores this share of the best is a ca
 SHAPED = 0.4  # share of its axis's best comb score a count needs when the plausible ones make no squares
 CLEAR_LINES = 0.2  # comb score of clearly printed lines (plans: 0.38 and up on their clearer axis; tiles and cards
 # that line up: 0.1 at most)
+FAINT_AXIS = 0.35  # an axis whose best comb scores below this share of the other's clear lines has all but lost
+# its lines (motion blur along them, a pale print): its count follows from the other's and the outline's shape
 ASPECT_TOLERANCE = 0.15  # log-ratio steps in which rows / cols may differ from the outline's shape
 LINE_LEVEL = 95  # percentile of line strength in the grid taken as its printed lines' level
 PAPER_LEVEL, PAPER_SPREADS = 75, 8  # ... unless pen strokes make that level far above paper's (its 75th
@@ -234,7 +236,8 @@ def _choose_counts(rows: _Axis, cols: _Axis, aspect: float | None) -> tuple[int,
     the photo), the pair closest to it wins first. When even that pair's squares are far from square while
     the other axis's lines are clear (``CLEAR_LINES``), the lines of one axis are weak (pale print, or
     shading over them) and the pairs of counts scoring ``SHAPED`` of their axis's best that make squares are
-    taken instead.
+    taken instead. When one axis's lines are all but lost (``FAINT_AXIS``) and the other's are clear, its
+    count is the one that makes the other's squares square.
     """
     def counts(axis: _Axis, share: float) -> list[int]:
         top = max(axis.scores.values(), default=0.0)
@@ -254,7 +257,13 @@ def _choose_counts(rows: _Axis, cols: _Axis, aspect: float | None) -> tuple[int,
         more_cols = _multiples(cols, col_counts, lambda m: any(off((r, m)) == 0 for r in row_counts))
         row_counts, col_counts = row_counts + more_rows, col_counts + more_cols
     best = largest_squarest([(r, c) for r in row_counts for c in col_counts])
-    if off(best) < 2 or max(max(rows.scores.values()), max(cols.scores.values())) < CLEAR_LINES:
+    row_top, col_top = max(rows.scores.values()), max(cols.scores.values())
+    if aspect is not None and max(row_top, col_top) >= CLEAR_LINES:
+        if row_top < FAINT_AXIS * col_top:
+            return max(MIN_CELLS, round(best[1] * aspect)), best[1]
+        if col_top < FAINT_AXIS * row_top:
+            return best[0], max(MIN_CELLS, round(best[0] / aspect))
+    if off(best) < 2 or max(row_top, col_top) < CLEAR_LINES:
         return best
     shaped = [(r, c) for r in counts(rows, SHAPED) for c in counts(cols, SHAPED) if off((r, c)) < 2]
     return largest_squarest(shaped) if shaped else best

@@ -219,6 +219,18 @@ def test_a_multiple_must_make_squares_with_a_plausible_count_of_the_other_axis()
     assert _choose_counts(_axis(THIRDS_ROWS), _axis(THIRDS_COLS), aspect=1.0) == (10, 10)
 
 
+# Comb scores measured on a plan of 10 x 10 squares photographed with motion blur along its rows: their lines
+# are all but gone, and the fairways' sides make 9 rows score best.
+BLURRED_ROWS = {6: 0.113, 7: 0.091, 9: 0.224, 10: -0.034, 11: 0.017, 13: 0.092, 17: 0.104, 30: 0.107}
+SHARP_COLS = {2: 0.729, 6: 0.219, 7: 0.101, 10: 0.73, 18: 0.113, 30: 0.229}
+
+
+def test_an_axis_whose_lines_are_lost_takes_the_count_that_makes_squares():
+    assert _choose_counts(_axis(BLURRED_ROWS), _axis(SHARP_COLS), aspect=1.0) == (10, 10)
+    assert _choose_counts(_axis(SHARP_COLS), _axis(BLURRED_ROWS), aspect=1.0) == (10, 10)
+    assert _choose_counts(_axis(BLURRED_ROWS), _axis(SHARP_COLS), aspect=1.2) == (12, 10)
+
+
 def test_without_clear_lines_on_either_axis_the_plausible_counts_stand():
     faint_cols = {n: v / 5 for n, v in CLEAR_COLS.items()}  # cards or tiles that happen to line up
     rows, cols = _choose_counts(_axis(PALE_ROWS), _axis(faint_cols), aspect=1.1)
