@@ -26,10 +26,12 @@ from scanner.games.eighteen.plan import (
     DigitRead,
     digit_probabilities,
     half_of,
+    hole_lengths,
     orientation_and_digits,
     read_par,
     resolve_teegreen,
     side_evidence,
+    with_hole_length,
     with_square_reading,
 )
 from scanner.games.eighteen.square_par import CLASSES, read_squares
@@ -495,3 +497,32 @@ def test_the_square_readers_par_does_not_move_where_the_digit_lies():
         read = with_square_reading(digit, square, PAR_SURE)
         assert read.confidence != digit.confidence
         assert side_evidence(g, read) == side_evidence(g, digit) > 0
+
+
+def _guess(value: dict) -> Guess:
+    return Guess(value, 0.9)
+
+
+def test_hole_lengths_are_traced_as_the_rules_trace_them():
+    tee = {"k": "teegreen", "tee_edge": "E", "green_edge": "S", "par": 4}
+    green = {"k": "teegreen", "tee_edge": "S", "green_edge": "W", "par": 3}
+    straight = {"k": "fairway", "edges": ["E", "W"]}
+    empty = {"k": "empty"}
+    squares = [[_guess(v) for v in row] for row in ([tee, straight, straight, green], [empty] * 4)]
+    # r0c0 tees off east along two fairways into r0c3's green; r0c3 tees off south into an empty square
+    assert hole_lengths(squares) == {(0, 0): 4, (0, 3): 0}
+
+
+def test_a_doubtful_par_that_its_hole_bears_out_takes_the_holes_length_flagged():
+    read = with_hole_length(DigitRead(3, 0.5, (0.2, 0.8), ((4, 0.3),)), 4)
+    assert read.par == 4 and read.confidence <= UNSTEADY < PAR_SURE and read.alternatives[0] == (3, 0.5)
+    # an alternative too weak for the odds, a sure par, an incomplete hole or one of no par's length: it stands
+    assert with_hole_length(DigitRead(3, 0.5, (0.2, 0.8), ((4, 0.1),)), 4).par == 3
+    assert with_hole_length(DigitRead(3, 0.95, (0.2, 0.8), ((4, 0.04),)), 4).par == 3
+    assert with_hole_length(DigitRead(3, 0.5, (0.2, 0.8), ((4, 0.3),)), 0).par == 3
+    assert with_hole_length(DigitRead(3, 0.5, (0.2, 0.8), ((4, 0.3),)), 6).par == 3
+
+
+def test_an_unread_par_of_a_completed_hole_is_offered_as_its_length():
+    read = with_hole_length(DigitRead(None, 0.0, None), 5)
+    assert read.par == 5 and 0 < read.confidence < PAR_SURE

@@ -358,6 +358,13 @@ def read_plan(image: np.ndarray) -> PlanReading:
     sides = planmod.tee_sides(guesses, digit_reads)
     for (r, c), digit in digit_reads.items():
         final[r][c] = planmod.resolve_teegreen(guesses, r, c, digit, sides[r, c])
+    # a doubtful par that its completed hole's length bears out is taken as that length
+    lengths = planmod.hole_lengths(final)
+    for (r, c), digit in digit_reads.items():
+        fitted = planmod.with_hole_length(digit, lengths[r, c])
+        if fitted is not digit:
+            digit_reads[r, c] = fitted
+            final[r][c] = planmod.resolve_teegreen(guesses, r, c, fitted, sides[r, c])
     return PlanReading(geo, final, digit_reads, orient)
 
 
