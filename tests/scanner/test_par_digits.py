@@ -514,15 +514,19 @@ def test_hole_lengths_are_traced_as_the_rules_trace_them():
 
 
 def test_a_doubtful_par_that_its_hole_bears_out_takes_the_holes_length_flagged():
-    read = with_hole_length(DigitRead(3, 0.5, (0.2, 0.8), ((4, 0.3),)), 4)
+    digit = DigitRead(3, 0.5, (0.2, 0.8), ((4, 0.3),))
+    read = with_hole_length(with_square_reading(digit, _square_probs(3, 0.5), PAR_SURE), 4, PAR_SURE)
     assert read.par == 4 and read.confidence <= UNSTEADY < PAR_SURE and read.alternatives[0] == (3, 0.5)
-    # an alternative too weak for the odds, a sure par, an incomplete hole or one of no par's length: it stands
-    assert with_hole_length(DigitRead(3, 0.5, (0.2, 0.8), ((4, 0.1),)), 4).par == 3
-    assert with_hole_length(DigitRead(3, 0.95, (0.2, 0.8), ((4, 0.04),)), 4).par == 3
-    assert with_hole_length(DigitRead(3, 0.5, (0.2, 0.8), ((4, 0.3),)), 0).par == 3
-    assert with_hole_length(DigitRead(3, 0.5, (0.2, 0.8), ((4, 0.3),)), 6).par == 3
+    # readers surer of their par than the odds, a sure par, an incomplete hole or one of no par's length: it stands
+    clear = with_square_reading(digit, _square_probs(3, 0.9), PAR_SURE)
+    assert clear.confidence < PAR_SURE and with_hole_length(clear, 4, PAR_SURE).par == 3
+    sure = with_square_reading(DigitRead(3, 0.85, (0.2, 0.8), ((4, 0.1),)), _square_probs(4, 0.6), PAR_SURE)
+    assert with_hole_length(sure, 4, PAR_SURE).par == 3
+    doubtful = with_square_reading(digit, _square_probs(3, 0.5), PAR_SURE)
+    assert with_hole_length(doubtful, 0, PAR_SURE).par == with_hole_length(doubtful, 6, PAR_SURE).par == 3
 
 
 def test_an_unread_par_of_a_completed_hole_is_offered_as_its_length():
-    read = with_hole_length(DigitRead(None, 0.0, None), 5)
-    assert read.par == 5 and 0 < read.confidence < PAR_SURE
+    unread = with_square_reading(DigitRead(None, 0.0, None), _square_probs(None, 0.9), PAR_SURE)
+    read = with_hole_length(unread, 5, PAR_SURE)
+    assert unread.confidence < 0.1 and read.par == 5 and 0 < read.confidence < PAR_SURE

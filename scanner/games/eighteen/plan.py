@@ -56,10 +56,13 @@ ENDS_WEIGHT, SIDE_WEIGHT = 0.3, 0.5  # the whole-square edge reader's log-odds, 
 ENDS_CAP = 4.0  # ... each capped at this (a probability of about 0.98): it is one more reader, never certain
 EARLY, EARLY_SURE = 6, 0.99  # the plan's orientation is settled by the first tee/greens read once this many
 # of them make it this sure (``orientation_and_digits``; a plan whose top is in doubt is flagged below 0.9)
-PAR_FITS_ODDS = 3.0  # a completed hole's length is this many times likelier its par than either other par:
-# players draw a hole as long as its par, which scores (69 of the 91 completed holes on plans drawn by another
-# hand, 96% on ours); the odds are kept below what either shows, so a doubtful reading still outweighs them
-UNLISTED = 0.01  # evidence for a par that no reader offered (alternatives below this are not kept)
+PAR_FITS_ODDS = 4.0  # a completed hole's length is this many times likelier its par than either other par:
+# players draw a hole as long as its par, as that scores (69 of the 91 completed holes on plans drawn by another
+# hand, odds of 6.3; 96% on ours): the odds are kept below what either shows
+UNLISTED = 0.01  # probability of a par that a reader did not offer (alternatives below this are not kept)
+DIGIT_POWER, SQUARE_POWER = 0.4, 0.8  # the two readers' probabilities, raised to these, pooled make the par's
+# probabilities (``pooled_evidence``): fitted on 3,957 pars of 200 photographed plans (seed 12402); on 3,901
+# others (seed 12302) pars given 0.9-0.97 are 92% right, 0.7-0.9 71%, 0.97 and above 99.7%
 SQUARE_SURE, CONFIRMED = 0.95, 0.6  # a par the whole-square reader gives this surely, and the digit reader
 # too with at least this confidence, is sure
 
@@ -81,6 +84,7 @@ class DigitRead:
     patch: np.ndarray | None = None  # the ink piece read (binary, rectified frame)
     digit_like: float = 0.0  # probability that the piece is a par digit at all
     others: tuple[tuple[tuple[float, float], float], ...] = ()  # the other pieces: centre, digit-likeness
+    evidence: tuple[float, ...] = ()  # probabilities of pars 3, 4, 5 from both readers (``pooled_evidence``)
     located: float | None = None  # the digit reader's own confidence in its piece, once the whole-square
     # reader has set the par's (``with_square_reading``): that reader says which par, not where it lies
 
@@ -190,7 +194,9 @@ def with_square_reading(digit: DigitRead, probs: np.ndarray, sure: float) -> Dig
     digit). A par the digit reader is sure of (``sure``) stands; an unread par, or a doubtful one the square
     reader is surer of (``SQUARE_WEIGHT``), takes the square reader's par, still doubtful; the two readers
     agreeing surely (``SQUARE_SURE``, ``CONFIRMED``) make the par sure. They fail differently: the digit
-    reader when the cut breaks a digit or joins it to a line, the square reader when a digit is small."""
+    reader when the cut breaks a digit or joins it to a line, the square reader when a digit is small. The
+    result carries the two readers' pooled probabilities (``pooled_evidence``) for a later look."""
+    digit = replace(digit, evidence=pooled_evidence(digit, probs))
     order = np.argsort(-probs[:3])
     value, p = CLASSES[order[0]], float(probs[order[0]])
     if digit.par == value:
@@ -212,27 +218,40 @@ def hole_lengths(squares: list[list[Guess]]) -> dict[tuple[int, int], int]:
     return {hole.tee: hole.length for hole in trace_holes(board)}
 
 
-def with_hole_length(digit: DigitRead, length: int) -> DigitRead:
-    """The par read again knowing that it tees off a completed hole of ``length`` squares (0: incomplete):
-    a doubtful par whose alternative reading fits the length (``PAR_FITS_ODDS``), or an unread one, takes the
-    length, still doubtful (never surer than ``UNSTEADY``). A sure par stands, fitting or not.
+def pooled_evidence(digit: DigitRead, probs: np.ndarray) -> tuple[float, ...]:
+    """Probabilities of pars 3, 4 and 5 from the digit reader's reading ``digit`` and the whole-square reader's
+    ``probs``, each tempered (``DIGIT_POWER``, ``SQUARE_POWER``): both are surer than they are right, and they
+    share mistakes on a small or smudged digit.
 
-    >>> read = DigitRead(3, 0.5, (0.2, 0.8), alternatives=((4, 0.3),))
-    >>> with_hole_length(read, 4).par, with_hole_length(read, 5).par, with_hole_length(read, 0).par
+    >>> [round(p, 2) for p in pooled_evidence(DigitRead(4, 0.6, None, ((3, 0.3),)), np.array([0.5, 0.4, 0.05, 0.05]))]
+    [0.47, 0.51, 0.02]
+    """
+    own = {v: UNLISTED for v in CLASSES[:3]} | {v: max(p, UNLISTED) for v, p in digit.alternatives if v is not None}
+    if digit.par is not None:
+        own[digit.par] = max(digit.confidence, UNLISTED)
+    logs = DIGIT_POWER * np.log([own[v] for v in CLASSES[:3]]) + SQUARE_POWER * np.log(probs[:3] + 1e-3)
+    p = np.exp(logs - logs.max())
+    return tuple(float(v) for v in p / p.sum())
+
+
+def with_hole_length(digit: DigitRead, length: int, sure: float) -> DigitRead:
+    """The par read again knowing that it tees off a completed hole of ``length`` squares (0: incomplete): a
+    doubtful par (below ``sure``) whose readers' evidence (``evidence``), with the odds that a hole is as long
+    as its par (``PAR_FITS_ODDS``), makes the length likeliest takes the length, still doubtful (never surer
+    than ``UNSTEADY``). A sure par stands, fitting or not.
+
+    >>> read = DigitRead(3, 0.5, None, evidence=(0.6, 0.3, 0.1))
+    >>> with_hole_length(read, 4, 0.8).par, with_hole_length(read, 5, 0.8).par, with_hole_length(read, 0, 0.8).par
     (4, 3, 3)
     """
-    if length not in PAR.values() or digit.par == length:
+    if length not in CLASSES[:3] or digit.par == length or digit.confidence >= sure or not digit.evidence:
         return digit
-    # each par's evidence: its reading's probability, or the least an alternative is kept with
-    evidence = {v: UNLISTED for v in PAR.values()} | {v: p for v, p in digit.alternatives if v is not None}
-    if digit.par is not None:
-        evidence[digit.par] = digit.confidence
-    fits = PAR_FITS_ODDS * evidence[length]
-    if digit.par is not None and fits <= evidence[digit.par]:
+    odds = np.array(digit.evidence) * [PAR_FITS_ODDS if v == length else 1.0 for v in CLASSES[:3]]
+    if CLASSES[int(np.argmax(odds))] != length:
         return digit
-    confidence = min(UNSTEADY, fits / (fits + sum(p for v, p in evidence.items() if v != length)))
     own = ((digit.par, digit.confidence),) if digit.par is not None else ()
     others = tuple((v, p) for v, p in digit.alternatives if v not in (length, digit.par))
+    confidence = min(UNSTEADY, float(odds.max() / odds.sum()))
     return replace(digit, par=length, confidence=confidence, alternatives=own + others, located=digit.placed)
 
 
