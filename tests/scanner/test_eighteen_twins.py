@@ -3,7 +3,11 @@ clear hand drawing that it merely resembles (one hand draws its trees alike)."""
 
 from __future__ import annotations
 
+import cv2
+import numpy as np
+
 from scanner.games import eighteen
+from scanner.games.eighteen import plan
 from scanner.games.eighteen.classify import Guess
 
 UNSURE_TREE = Guess({"k": "tree"}, 0.55)
@@ -40,3 +44,32 @@ def test_a_confident_reading_whose_ink_nearly_repeats_is_flagged_with_gorse_offe
 
 def test_a_square_read_as_gorse_keeps_its_confidence_when_its_ink_repeats():
     assert eighteen.maybe_printed(GORSE) == GORSE
+
+
+def _shapes() -> dict[str, np.ndarray]:
+    """Three distinct ink shapes on 64-pixel squares."""
+    ring, cross, bars = (np.zeros((64, 64), np.float32) for _ in range(3))
+    cv2.circle(ring, (32, 32), 20, 1.0, 3)
+    cv2.line(cross, (10, 10), (54, 54), 1.0, 3)
+    cv2.line(cross, (54, 10), (10, 54), 1.0, 3)
+    for y in (16, 32, 48):
+        cv2.line(bars, (12, y), (52, y), 1.0, 3)
+    return {"ring": ring, "cross": cross, "bars": bars}
+
+
+def test_only_the_closest_pair_of_twins_is_the_sheets_printed_symbol():
+    """The sheet prints two squares: a plan where one hand drew two lakes and two trees alike has three pairs."""
+    shapes = _shapes()
+    patches = {(0, 0): shapes["ring"], (0, 5): shapes["ring"], (3, 3): shapes["cross"], (7, 1): shapes["cross"],
+               (9, 9): shapes["bars"], (2, 8): shapes["bars"]}
+    twins = {(0, 0): (0.93, (0, 5)), (3, 3): (0.99, (7, 1)), (7, 1): (0.99, (3, 3)), (9, 9): (0.95, (2, 8))}
+    assert set(plan.printed_pair(patches, twins)) == {(3, 3), (7, 1)}
+    # one hand's drawing on a third square is no printed symbol, however close
+    patches[(5, 5)] = shapes["cross"]
+    assert set(plan.printed_pair(patches, twins)) == {(9, 9)}
+
+
+def test_a_twin_that_is_not_printed_keeps_its_reading_flagged_or_takes_its_clear_twins_kind():
+    kept = eighteen.twin_reading(Guess({"k": "water"}, 0.9), Guess({"k": "water"}, 0.6), 0.99, printed=False)
+    assert kept.value == {"k": "water"} and kept.confidence < eighteen.FLAG_BELOW
+    assert eighteen.twin_reading(UNSURE_TREE, CLEAR_TREE, 0.99, printed=False).value == {"k": "tree"}

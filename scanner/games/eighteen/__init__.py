@@ -196,19 +196,25 @@ def _read_faint(patches: np.ndarray, which: list[int], threshold: float) -> list
     return out
 
 
-def twin_reading(own: Guess, twin: Guess, score: float) -> Guess:
+def twin_reading(own: Guess, twin: Guess, score: float, printed: bool = True) -> Guess:
     """The reading of a square whose ink matches square ``twin``'s this closely (``planmod.printed_twins``):
     the sheet's printed gorse, unless the twin is a clear tree, bunker or lake that is no identical copy - one
-    hand drew both alike - which is offered, flagged.
+    hand drew both alike - which is offered, flagged. Twins that are not the sheet's printed pair
+    (``printed``, ``planmod.printed_pair``) are one hand's drawing: the clear twin's kind, or the own reading
+    (``maybe_printed``).
 
     >>> tree, unsure = Guess({"k": "tree"}, 0.95), Guess({"k": "bunker"}, 0.5)
     >>> twin_reading(unsure, tree, 0.93).value, twin_reading(unsure, tree, 0.99).value
     ({'k': 'tree'}, {'k': 'gorse'})
+    >>> twin_reading(unsure, tree, 0.99, printed=False).value
+    {'k': 'tree'}
     """
     confidence = sure(score, planmod.PRINTED_MATCH, 0.03)
-    if twin.value["k"] in HAND_DRAWN and twin.confidence >= FLAG_BELOW and score < PRINTED_SURE:
+    if twin.value["k"] in HAND_DRAWN and twin.confidence >= FLAG_BELOW and (score < PRINTED_SURE or not printed):
         return Guess(twin.value, min(confidence, TWIN_DOUBT), (({"k": "gorse"}, 0.3), (own.value, own.confidence)),
                      note="drawn like another square")
+    if not printed:
+        return maybe_printed(own)
     if own.value["k"] != "gorse":  # one hand's trees or bunkers can match nearly as closely as printed twins
         confidence = min(confidence, TWIN_DOUBT)
     return Guess({"k": "gorse"}, confidence, ((own.value, own.confidence),), note="printed symbol")
@@ -331,8 +337,10 @@ def read_plan(image: np.ndarray) -> PlanReading:
     alike = [k for k in _look_alikes(drawn) if k not in twins]
     near = planmod.printed_twins(free, alike)
     twins |= {k: v for k, v in near.items() if v[0] >= PRINTED_SURE}
+    # the sheet prints two squares: other twins are one hand's drawing
+    printed = planmod.printed_pair(free, twins)
     for (r, c), (score, twin) in twins.items():
-        final[r][c] = twin_reading(guesses[r][c], guesses[twin[0]][twin[1]], score)
+        final[r][c] = twin_reading(guesses[r][c], guesses[twin[0]][twin[1]], score, (r, c) in printed)
     # a twin not quite close enough to override may still be another sheet's printed symbol (read as a lake,
     # say): the reading stands, for a person to check
     for r, c in near.keys() - twins.keys():

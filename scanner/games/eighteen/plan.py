@@ -483,6 +483,7 @@ def upright_index(r: int, c: int, rows: int, cols: int, turns: int) -> tuple[int
 
 
 PRINTED_MATCH = 0.9  # correlation of two squares' ink above which they carry the same printed symbol
+PRINTED_SQUARES = 2  # squares the sheet prints its symbol in (the rules' two gorse squares)
 
 
 TWIN_SIDE, TWIN_SHIFT = 32, 3  # patches compared at this size, over shifts of up to this many pixels
@@ -520,3 +521,29 @@ def printed_twins(patches: dict[tuple[int, int], np.ndarray], unread: list[tuple
             if score >= PRINTED_MATCH and score > best:
                 found[a] = (score, b)
     return found
+
+
+def printed_pair(patches: dict[tuple[int, int], np.ndarray],
+                 twins: dict[tuple[int, int], tuple[float, tuple[int, int]]]) -> dict:
+    """Of the twins ``printed_twins`` found, those that are the sheet's printed symbol: the sheet prints it on
+    ``PRINTED_SQUARES`` squares, so only the closest pair, and only if its shape is on no third square of
+    ``patches`` (one hand may draw three trees alike, or two pairs of lakes).
+
+    >>> ring = np.zeros((64, 64), np.float32)
+    >>> _ = cv2.circle(ring, (32, 32), 20, 1.0, 3)
+    >>> cross = np.zeros((64, 64), np.float32)
+    >>> _ = cv2.line(cross, (10, 10), (54, 54), 1.0, 3); _ = cv2.line(cross, (54, 10), (10, 54), 1.0, 3)
+    >>> patches = {(0, 0): ring, (0, 1): ring, (0, 2): ring, (1, 0): cross, (1, 1): cross}
+    >>> printed_pair(patches, {(0, 0): (0.99, (0, 1)), (1, 0): (0.97, (1, 1)), (1, 1): (0.97, (1, 0))})
+    {(1, 0): (0.97, (1, 1)), (1, 1): (0.97, (1, 0))}
+    """
+    small = {k: _small(p) for k, p in patches.items()}
+
+    def alike(a: tuple[int, int]) -> set[tuple[int, int]]:
+        return {b for b in small if min(_similarity(small[a], small[b]), _similarity(small[b], small[a])) >= PRINTED_MATCH}
+
+    pairs = {a: (score, b) for a, (score, b) in twins.items() if len(alike(a) | alike(b)) <= PRINTED_SQUARES}
+    if not pairs:
+        return {}
+    closest, (_, twin) = max(pairs.items(), key=lambda item: item[1][0])
+    return {a: v for a, v in pairs.items() if {a, v[1]} == {closest, twin}}
