@@ -11,5 +11,6 @@ def test_the_reader_reads_pars_of_squares_it_never_saw():
     truth = np.array([CLASSES.index(cell.get("par")) for cell in cells])
     assert set(truth) == {0, 1, 2, 3}  # every par and fairways without one
     read = run_net(MODEL, {"x": x}).argmax(axis=1)
-    # 147 of these 150 are read right; the reader at 64 pixels a side, trained on fewer squares, read 143
-    assert (read == truth).sum() >= 145
+    # 145 of these 150 are read right (the narrower network before it read 147, though on all 1,500 held-out
+    # squares 0.958 against this one's 0.965); two squares spare for another machine's rounding
+    assert (read == truth).sum() >= 143

@@ -46,6 +46,7 @@ MODEL = Path(__file__).with_name("square_edges.onnx")
 CLASSES: tuple[tuple[str, str] | None, ...] = (*((t, g) for t in EDGES for g in EDGES if t != g), None)
 SIDE = 64  # the square's ink crop is shrunk to this many pixels a side
 LAYOUT = 4  # regions a side kept by the network's last pooling
+WIDTHS = (16, 32, 64, 64, 96)  # channels of its five convolutions (``square_par.network``)
 TRAIN_SEEDS, SQUARES, HELD_OUT_SEED, HELD_OUT = (0, 2), 8000, 1, 1500
 EPOCHS, BATCH, SHIFT = 5, 128, 3  # training passes, batch size, random shift (pixels) of each batch
 
@@ -82,7 +83,7 @@ if __name__ == "__main__":
 
     parts = [turned_set(*drawn_squares(seed, SQUARES, SIDE)) for seed in TRAIN_SEEDS]
     x, y = np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
-    export(fit(network(len(CLASSES), LAYOUT), (x,), y, EPOCHS, BATCH, SHIFT),
+    export(fit(network(len(CLASSES), LAYOUT, WIDTHS), (x,), y, EPOCHS, BATCH, SHIFT),
            (np.zeros((1, 1, SIDE, SIDE), np.float32),), ("x",), MODEL)
     onnx_net.cache_clear()
     held_x, held_cells = drawn_squares(HELD_OUT_SEED, HELD_OUT, SIDE)

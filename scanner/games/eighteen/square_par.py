@@ -4,20 +4,22 @@ The digit reader (``digits``) reads the ink pieces ``parmarks`` cuts out of a sq
 out in fragments, or joined to a grid line or a fairway stub, is misread or never a candidate at all. This
 reader looks at the whole square's ink (``parmarks.square_ink``, the square and its margin, shrunk to
 ``SIDE`` pixels and turned upright with the plan) and says 3, 4, 5 or "no par digit" (a fairway): a small
-convolutional network of five 3 x 3 convolutions (16, 32, 64, 64, 96 channels, three 2 x 2 poolings, a
-maximum over the whole image), run with ONNX Runtime (``digits.run_net``). It needs no cut, so it does well
-where the cut goes wrong, and worse where a digit is small beside the rest of the square's ink.
+convolutional network of five 3 x 3 convolutions (``WIDTHS``: 24, 48, 96, 96, 128 channels, three 2 x 2
+poolings, a maximum over the whole image), run with ONNX Runtime (``digits.run_net``). It needs no cut, so it
+does well where the cut goes wrong, and worse where a digit is small beside the rest of the square's ink.
 
 Trained on squares drawn and photographed as the digit reader's are (``digits_train.draw_square``,
 ``photograph``: random hands, pens, shading, sizes, blur, light and JPEG), each square's whole ink labelled
 with its par. Run ``python -m scanner.games.eighteen.square_par`` (needs PyTorch, ``pip install -e
-.[train]``) to rebuild ``square_par.onnx``; on two cores the 24,000 squares take about 10 minutes to draw
-and the 18 passes over them about 27 minutes. Its held-out accuracy is 0.958 (1,500 squares of seed 1, at
-30 to 170 pixels a square, where many a digit is a few pixels tall), and 0.970 on 4,000 of the squares it
-was trained on: it still underfits, and the 16,000 squares and 14 passes tried before gave 0.932 and 0.947. Pixels and
-training together: on 200 photographed plans (seed 12402), the reader at 64 pixels a side (16,000 squares,
-18 passes) misread 244 of 3,957 pars, this one 142, and the final pars, read with the digit reader, went
-from 212 wrong to 134.
+.[train]``) to rebuild ``square_par.onnx``; on two cores the 24,000 squares take about 10 minutes to draw,
+and the 20 passes over them took nearly two hours on a machine busy with other work. Its held-out accuracy
+is 0.965 (1,500 squares of seed 1, at 30 to 170 pixels a square, where many a digit is a few pixels tall),
+and 0.977 on 4,000 of the squares it was trained on. The narrower network before it (16, 32, 64, 64, 96
+channels, 18 passes) gave 0.958 and 0.970, and with 16,000 squares 0.932; at 64 pixels a side, 0.937. On
+200 photographed plans (seed 12402) the final pars, read with the digit reader and the holes' lengths, were
+76 wrong of 3,957 with this network and 81 with the narrower one (on seed 12302: 65 and 79 of 3,901); at 64
+pixels with 16,000 squares the reader alone misread 244 pars, the narrower one 142. It reads the 20
+tee/greens of a plan in about 27 ms on one core (the narrower one in 10).
 
 Example:
     >>> import numpy as np, cv2
@@ -47,7 +49,8 @@ CLASSES = (3, 4, 5, None)  # None: no par digit in the square
 BRIGHTEST = 99  # percentile of a crop's ink taken as full strength: a faint pen reads like a dark one
 FLOOR = 0.05  # ... but never below this (a blank square stays blank, not blown up to noise)
 TRAIN_SEEDS, SQUARES, HELD_OUT_SEED, HELD_OUT = (0, 2, 3), 8000, 1, 1500
-EPOCHS, BATCH, SHIFT = 18, 128, 4  # training passes, batch size, random shift (pixels) of each batch
+EPOCHS, BATCH, SHIFT = 20, 128, 4  # training passes, batch size, random shift (pixels) of each batch
+WIDTHS = (24, 48, 96, 96, 128)  # channels of the network's five convolutions
 
 
 def inputs(inks: list[np.ndarray], side: int = SIDE) -> np.ndarray:
@@ -90,17 +93,19 @@ def training_set(seed: int, squares: int) -> tuple[np.ndarray, np.ndarray]:
     return x, np.array([CLASSES.index(cell.get("par")) for cell in cells])
 
 
-def network(classes: int = len(CLASSES), layout: int = 1):
-    """Five convolutions and three poolings, then the strongest response in each of ``layout`` x ``layout``
-    regions of the square (1: anywhere in it, as a digit may be) to the ``classes`` outputs."""
+def network(classes: int = len(CLASSES), layout: int = 1, widths: tuple[int, ...] = WIDTHS):
+    """Five convolutions (``widths`` channels) and three poolings, then the strongest response in each of
+    ``layout`` x ``layout`` regions of the square (1: anywhere in it, as a digit may be) to the ``classes``
+    outputs."""
     from torch import nn
 
     def conv(into: int, out: int) -> list:
         return [nn.Conv2d(into, out, 3, padding=1), nn.ReLU()]
 
-    return nn.Sequential(*conv(1, 16), nn.MaxPool2d(2), *conv(16, 32), nn.MaxPool2d(2), *conv(32, 64),
-                         *conv(64, 64), nn.MaxPool2d(2), *conv(64, 96), nn.AdaptiveMaxPool2d(layout), nn.Flatten(),
-                         nn.Dropout(0.3), nn.Linear(96 * layout**2, classes))
+    a, b, c, d, e = widths
+    return nn.Sequential(*conv(1, a), nn.MaxPool2d(2), *conv(a, b), nn.MaxPool2d(2), *conv(b, c), *conv(c, d),
+                         nn.MaxPool2d(2), *conv(d, e), nn.AdaptiveMaxPool2d(layout), nn.Flatten(), nn.Dropout(0.3),
+                         nn.Linear(e * layout**2, classes))
 
 
 if __name__ == "__main__":
