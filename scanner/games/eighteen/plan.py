@@ -60,9 +60,9 @@ PAR_FITS_ODDS = 4.0  # a completed hole's length is this many times likelier its
 # players draw a hole as long as its par, as that scores (69 of the 91 completed holes on plans drawn by another
 # hand, odds of 6.3; 96% on ours): the odds are kept below what either shows
 UNLISTED = 0.01  # probability of a par that a reader did not offer (alternatives below this are not kept)
-DIGIT_POWER, SQUARE_POWER = 0.4, 0.8  # the two readers' probabilities, raised to these, pooled make the par's
+DIGIT_POWER, SQUARE_POWER = 0.3, 0.7  # the two readers' probabilities, raised to these, pooled make the par's
 # probabilities (``pooled_evidence``): fitted on 3,957 pars of 200 photographed plans (seed 12402); on 3,901
-# others (seed 12302) pars given 0.9-0.97 are 92% right, 0.7-0.9 71%, 0.97 and above 99.7%
+# others (seed 12302) pars given 0.9-0.97 are 93% right, 0.7-0.9 76%, 0.97 and above 99.7%
 SQUARE_SURE, CONFIRMED = 0.95, 0.6  # a par the whole-square reader gives this surely, and the digit reader
 # too with at least this confidence, is sure
 
@@ -224,7 +224,7 @@ def pooled_evidence(digit: DigitRead, probs: np.ndarray) -> tuple[float, ...]:
     share mistakes on a small or smudged digit.
 
     >>> [round(p, 2) for p in pooled_evidence(DigitRead(4, 0.6, None, ((3, 0.3),)), np.array([0.5, 0.4, 0.05, 0.05]))]
-    [0.47, 0.51, 0.02]
+    [0.47, 0.5, 0.03]
     """
     own = {v: UNLISTED for v in CLASSES[:3]} | {v: max(p, UNLISTED) for v, p in digit.alternatives if v is not None}
     if digit.par is not None:
