@@ -223,7 +223,8 @@ def pooled_evidence(digit: DigitRead, probs: np.ndarray) -> tuple[float, ...]:
     ``probs``, each tempered (``DIGIT_POWER``, ``SQUARE_POWER``): both are surer than they are right, and they
     share mistakes on a small or smudged digit.
 
-    >>> [round(p, 2) for p in pooled_evidence(DigitRead(4, 0.6, None, ((3, 0.3),)), np.array([0.5, 0.4, 0.05, 0.05]))]
+    >>> read = DigitRead(4, 0.6, None, ((3, 0.3),))
+    >>> [round(p, 2) for p in pooled_evidence(read, np.array([0.5, 0.4, 0.05, 0.05]))]
     [0.47, 0.5, 0.03]
     """
     own = {v: UNLISTED for v in CLASSES[:3]} | {v: max(p, UNLISTED) for v, p in digit.alternatives if v is not None}
@@ -241,8 +242,8 @@ def with_hole_length(digit: DigitRead, length: int, sure: float) -> DigitRead:
     than ``UNSTEADY``). A sure par stands, fitting or not.
 
     >>> read = DigitRead(3, 0.5, None, evidence=(0.6, 0.3, 0.1))
-    >>> with_hole_length(read, 4, 0.8).par, with_hole_length(read, 5, 0.8).par, with_hole_length(read, 0, 0.8).par
-    (4, 3, 3)
+    >>> [with_hole_length(read, length, 0.8).par for length in (4, 5, 0)]
+    [4, 3, 3]
     """
     if length not in CLASSES[:3] or digit.par == length or digit.confidence >= sure or not digit.evidence:
         return digit
@@ -540,7 +541,8 @@ def printed_pair(patches: dict[tuple[int, int], np.ndarray],
     small = {k: _small(p) for k, p in patches.items()}
 
     def alike(a: tuple[int, int]) -> set[tuple[int, int]]:
-        return {b for b in small if min(_similarity(small[a], small[b]), _similarity(small[b], small[a])) >= PRINTED_MATCH}
+        return {b for b in small
+                if min(_similarity(small[a], small[b]), _similarity(small[b], small[a])) >= PRINTED_MATCH}
 
     pairs = {a: (score, b) for a, (score, b) in twins.items() if len(alike(a) | alike(b)) <= PRINTED_SQUARES}
     if not pairs:
