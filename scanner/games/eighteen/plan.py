@@ -24,6 +24,7 @@ Example:
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cache
 
 import cv2
 import numpy as np
@@ -538,8 +539,11 @@ def printed_pair(patches: dict[tuple[int, int], np.ndarray],
     >>> printed_pair(patches, {(0, 0): (0.99, (0, 1)), (1, 0): (0.97, (1, 1)), (1, 1): (0.97, (1, 0))})
     {(1, 0): (0.97, (1, 1)), (1, 1): (0.97, (1, 0))}
     """
+    if not twins:
+        return {}
     small = {k: _small(p) for k, p in patches.items()}
 
+    @cache  # twins come in pairs that name each other: each square's look-alikes are found once
     def alike(a: tuple[int, int]) -> set[tuple[int, int]]:
         return {b for b in small
                 if min(_similarity(small[a], small[b]), _similarity(small[b], small[a])) >= PRINTED_MATCH}

@@ -17,7 +17,8 @@ is 0.965 (1,500 squares of seed 1, at 30 to 170 pixels a square, where many a di
 and 0.977 on 4,000 of the squares it was trained on. The narrower network before it (16, 32, 64, 64, 96
 channels, 18 passes) gave 0.958 and 0.970, and with 16,000 squares 0.932; at 64 pixels a side, 0.937. On
 200 photographed plans (seed 12402) the final pars, read with the digit reader and the holes' lengths, were
-76 wrong of 3,957 with this network and 81 with the narrower one (on seed 12302: 65 and 79 of 3,901); at 64
+76 wrong of 3,957 with this network and 81 with the narrower one (on seed 12302: 65 and 79 of 3,901; with
+the pooling powers of ``plan.pooled_evidence`` fitted again to it, 71 on 12402 and 57 on 12302); at 64
 pixels with 16,000 squares the reader alone misread 244 pars, the narrower one 142. It reads the 20
 tee/greens of a plan in about 27 ms on one core (the narrower one in 10).
 
