@@ -43,6 +43,10 @@ FRAMED = 0.6  # least share of paper in that band of a grid printed on a sheet (
 PAPER_SATURATION = 60  # HSV saturation (0-255) below which a bright pixel counts as paper, colours balanced
 LATTICE_PAPER = 0.5  # least paper a lattice's cells enclose, per pixel of its lines (a grid: 2-5; stripes,
 # a checked cloth: 0-0.3; a grid under heavy pen: about 1)
+OUTLINE_COVERED = 0.8  # least share of each side of a web's outline lying on its lines (plans: 0.87 and up;
+# an outline cut off by squares blacked out at a corner, or pulled out to other print: 0.14-0.77)
+SIDE_REACH = 2  # how far (working pixels) from a side a line pixel counts as lying on it
+CORNER_DETAIL = 0.01  # simplification of a web's hull before its cut corners are restored, share of its perimeter
 
 
 @dataclass(frozen=True)
@@ -52,6 +56,8 @@ class GridQuad:
     corners: np.ndarray  # (4, 2) float32
     line_pixels: int  # size of the line web at working scale (evidence strength)
     area_fraction: float  # quadrilateral area / photo area
+    cornered: np.ndarray | None = None  # the outline with its cut corners restored (``restore_corners``) when
+    # its sides run off the lines (``OUTLINE_COVERED``): another guess, for the caller to check
 
     def draw(self, image: np.ndarray) -> np.ndarray:
         return draw_polygon(image, self.corners, (0, 200, 255), max(2, image.shape[1] // 400))
@@ -141,6 +147,61 @@ class _Web:
     def area(self) -> float:
         """The outline's area in working pixels."""
         return abs(cv2.contourArea(self.quad))
+
+    def side_coverage(self, quad: np.ndarray) -> float:
+        """The least share of any side of ``quad`` lying on the web's lines (within ``SIDE_REACH``). Blacked-out
+        squares at a corner take the lines there away, and the outline cuts across the corner."""
+        near = cv2.dilate(self.component, np.ones((2 * SIDE_REACH + 1,) * 2, np.uint8))
+        height, width = near.shape
+        shares = []
+        for start, end in zip(quad, np.roll(quad, -1, axis=0), strict=True):
+            at = np.round(start + np.linspace(0, 1, 200)[:, None] * (end - start) - self.origin).astype(int)
+            inside = (at[:, 0] >= 0) & (at[:, 1] >= 0) & (at[:, 0] < width) & (at[:, 1] < height)
+            shares.append(near[at[inside, 1], at[inside, 0]].sum() / len(at))
+        return float(min(shares))
+
+    def cornered_quad(self) -> np.ndarray | None:
+        """The web's outline with its cut corners restored (``restore_corners``), at working scale."""
+        hull = cv2.convexHull(self.points())
+        simpler = cv2.approxPolyDP(hull, CORNER_DETAIL * cv2.arcLength(hull, True), True)
+        return restore_corners(simpler.reshape(-1, 2))
+
+
+def restore_corners(polygon: np.ndarray) -> np.ndarray | None:
+    """A convex polygon (N, 2) brought down to four corners by replacing, one at a time, the edge whose
+    neighbours extended until they meet add the least area. Squares blacked out at a grid's corner take its
+    lines away and the lines' hull cuts across the corner; the sides beside it still run on to the corner.
+    None when no edge's neighbours meet beyond it.
+
+    >>> restore_corners(np.array([[0, 0], [8, 0], [10, 2], [10, 10], [0, 10]])).tolist()
+    [[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]]
+    """
+    corners = np.asarray(polygon, np.float64)
+    while len(corners) > 4:
+        best = None
+        for k in range(len(corners)):
+            before, start, end, after = (corners[(k + j) % len(corners)] for j in (-1, 0, 1, 2))
+            meet = _crossing(start, start - before, end, after - end)
+            if meet is None or (meet - start) @ (start - before) <= 0 or (meet - end) @ (end - after) <= 0:
+                continue  # the neighbours meet behind the edge: no corner there
+            (ax, ay), (bx, by) = meet - start, end - start
+            added = abs(ax * by - ay * bx) / 2
+            if best is None or added < best[0]:
+                best = (added, k, meet)
+        if best is None:
+            return None
+        _, k, meet = best
+        corners = np.insert(np.delete(corners, [k, (k + 1) % len(corners)], axis=0),
+                            k if k + 1 < len(corners) else 0, meet, axis=0)
+    return order_corners(corners) if len(corners) == 4 else None
+
+
+def _crossing(start: np.ndarray, step: np.ndarray, other: np.ndarray, other_step: np.ndarray) -> np.ndarray | None:
+    """Where two lines (a point and a direction each) cross; None if they are parallel."""
+    system = np.array([step, -other_step]).T
+    if abs(np.linalg.det(system)) < 1e-9:
+        return None
+    return start + np.linalg.solve(system, other - start)[0] * step
 
 
 def _webs(strength: np.ndarray, threshold: float) -> list[_Web]:
@@ -250,4 +311,6 @@ def find_grid_quad(image: np.ndarray, side: int = WORK_SIDE) -> GridQuad:
         paper = _paper(small, bright)
         large = [web for web in large if framed_by_paper(web.quad, paper)] or large
     best = _grid_web(large)
-    return GridQuad((best.quad + 0.5) / scale - 0.5, best.pixels, best.area / strength.size)
+    cornered = best.cornered_quad() if best.side_coverage(best.quad) < OUTLINE_COVERED else None
+    return GridQuad((best.quad + 0.5) / scale - 0.5, best.pixels, best.area / strength.size,
+                    None if cornered is None else (cornered + 0.5) / scale - 0.5)

@@ -182,6 +182,36 @@ def test_a_poorly_confirmed_grid_is_located_again_at_finer_detail(monkeypatch):
     assert geo.lattice.line_support >= eighteen.GRID_SURE
 
 
+def with_a_blacked_out_corner(photo: np.ndarray) -> np.ndarray:
+    """A plan with squares blacked out in a staircase across its top-left corner, lines and all."""
+    x0, y0, x1, y1 = GRID
+    pitch = (x1 - x0) // 10
+    for row, col in [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (2, 0)]:
+        cv2.rectangle(photo, (x0 - 3 + pitch * col, y0 - 3 + pitch * row),
+                      (x0 + pitch * (col + 1), y0 + pitch * (row + 1)), (20, 20, 20), -1)
+    return photo
+
+
+def test_a_corner_blacked_out_is_restored_from_the_sides_beside_it():
+    found = find_grid_quad(with_a_blacked_out_corner(paper_with_grid(np.full((700, 800, 3), 60, np.uint8))))
+    assert not corners_close(found.corners)  # the lines' outline cuts across the blacked-out corner
+    assert found.cornered is not None and corners_close(found.cornered)
+
+
+def test_a_plan_with_a_blacked_out_corner_is_read_within_its_restored_outline(monkeypatch):
+    from dataclasses import replace
+
+    from scanner.games import eighteen
+
+    photo = with_a_blacked_out_corner(paper_with_grid(np.full((700, 800, 3), 60, np.uint8)))
+    geo = eighteen.find_geometry(photo)
+    assert (geo.lattice.rows, geo.lattice.cols) == (10, 10)
+    assert corners_close(geo.rectified.to_photo(geo.lattice.corners()), 3.0)
+    locate = eighteen.find_grid_quad
+    monkeypatch.setattr(eighteen, "find_grid_quad", lambda image, *side: replace(locate(image, *side), cornered=None))
+    assert eighteen.find_geometry(photo.copy()).lattice.rows != 10  # without the restored corner, neither detail finds it
+
+
 def _axis(scores: dict[int, float]) -> _Axis:
     return _Axis(0.0, 640.0, scores)
 

@@ -10,7 +10,8 @@ and settle tee/green sides (``plan``), then write the board with a review entry 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
@@ -80,17 +81,27 @@ class Geometry:
 def find_geometry(image: np.ndarray) -> Geometry:
     """Grid quadrilateral -> rectified grid -> lattice, found once for a photo's likelihood and its scan.
     A lattice on paper whose lines the photo bears out poorly is looked for again with the grid located at
-    twice the detail (a small grid's outline merges with the sheet's other print at the usual scale)."""
-    geo = _geometry(image, find_grid_quad(image))
+    twice the detail (a small grid's outline merges with the sheet's other print at the usual scale), and
+    then with the outline's cut corners restored, when its sides ran off the lines (squares blacked out at a
+    corner take the lines there away)."""
+    located = find_grid_quad(image)
+    geo = _geometry(image, located)
     # only for a grid on paper: other games' tiles and cards confirm grid lines poorly too
     if geo.lattice.line_support < GRID_SURE and paper_share(geo) >= PAPER_PLAN:
-        try:
-            finer = _geometry(image, find_grid_quad(image, 2 * WORK_SIDE))
-        except ScanError:
-            return geo
-        if finer.lattice.line_support > geo.lattice.line_support:
-            return finer
+        geo = _better_confirmed(geo, lambda: find_grid_quad(image, 2 * WORK_SIDE), image)
+        if geo.lattice.line_support < GRID_SURE and located.cornered is not None:
+            geo = _better_confirmed(geo, lambda: replace(located, corners=located.cornered), image)
     return geo
+
+
+def _better_confirmed(geo: Geometry, locate_again: Callable[[], GridQuad], image: np.ndarray) -> Geometry:
+    """``geo`` or the geometry from the grid located again, whichever lattice the photo's lines bear out
+    better."""
+    try:
+        other = _geometry(image, locate_again())
+    except ScanError:
+        return geo
+    return other if other.lattice.line_support > geo.lattice.line_support else geo
 
 
 def _geometry(image: np.ndarray, quad: GridQuad) -> Geometry:
