@@ -140,6 +140,22 @@ def test_the_edge_readers_pair_read_upright_is_turned_back_to_the_grid_as_photog
     assert with_edge_reading(g, _edge_probs("N", "E"), 3).ends[4] < -1  # turned the other way: tee W, green N
 
 
+def test_a_square_whose_digit_and_edge_reader_agree_keeps_its_tee_against_an_unsure_chain():
+    """A stray fairway or tee/green can link two tees: the chain's pooled evidence is then torn, and a square
+    whose own digit and whole-square reading agree keeps its own tee (flagged), unless the chain is sure."""
+    guesses = _hole_between_two_squares()
+    guesses[0][0] = with_edge_reading(guesses[0][0], _edge_probs("E", "N", 0.5), 0)  # E is a tee, faintly
+    guesses[0][2] = with_edge_reading(guesses[0][2], _edge_probs("W", "N"), 0)  # W is a tee too
+    right = DigitRead(3, 0.95, (0.25, 0.75), digit_like=0.9)  # beside the W stub
+    for left_like, left_tee in ((0.95, "E"), (0.3, "N")):  # a faint digit: the chain is sure (0.82)
+        digits = {(0, 0): DigitRead(4, 0.95, (0.75, 0.75), digit_like=left_like), (0, 2): right}
+        sides = tee_sides(guesses, digits)
+        left = resolve_teegreen(guesses, 0, 0, digits[0, 0], sides[0, 0])
+        assert left.value["tee_edge"] == left_tee
+        assert resolve_teegreen(guesses, 0, 2, right, sides[0, 2]).value["tee_edge"] == "W"
+        assert left_tee == "N" or left.confidence < eighteen.FLAG_BELOW
+
+
 def test_a_square_whose_digit_tells_nothing_takes_its_sides_from_the_edge_reader():
     guesses = _hole_between_two_squares()
     guesses[0][2] = with_edge_reading(guesses[0][2], _edge_probs("N", "W"), 0)  # N is the tee, W the green

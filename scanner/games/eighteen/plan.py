@@ -390,6 +390,8 @@ def _hole_end(guesses: list[list[Guess]], r: int, c: int, edge: str) -> tuple[tu
 SIDE_EVIDENCE_CAP = 0.98  # one square's digit evidence never makes its side certain on its own
 DISAGREE = 1.0  # a square's own digit or whole-square reading this sure (log-odds) against its chain's side ...
 SIDE_DOUBT = 0.45  # ... leaves the side this sure at most (flagged: tee and green may be swapped)
+CHAIN_SURE = 0.8  # a chain less sure than this yields to a square whose digit and whole-square reading agree
+# against it (tee/green swaps 16 -> 8 on seed 12802, 25 -> 20 on 12702; at any sureness: 16 -> 15)
 
 
 def tee_sides(guesses: list[list[Guess]], digits: dict[tuple[int, int], DigitRead]) -> dict[tuple[int, int], tuple[int, float]]:
@@ -436,10 +438,15 @@ def tee_sides(guesses: list[list[Guess]], digits: dict[tuple[int, int], DigitRea
         root, conf = (0 if total >= 0 else 1), float(np.tanh(abs(total) / (2 * np.sqrt(voters))))
         for sq, p in parity.items():
             side = root ^ p
+            for_side = [v * (1 - 2 * side) for v in own[sq]]
+            if conf < CHAIN_SURE and max(for_side) < 0:
+                # the square's digit and its whole-square reading both say otherwise, and its chain is unsure:
+                # a stray fairway or tee/green links squares whose roles the chain cannot tell
+                out[sq] = (1 - side, min(float(np.tanh(-sum(for_side) / 2)), SIDE_DOUBT))
+                continue
             # a square whose own digit or own whole-square reading clearly says otherwise is in doubt, however
             # sure its chain: the chain may be linked wrongly, or its other squares misread alike
-            against = min(v * (1 - 2 * side) for v in own[sq])
-            out[sq] = (side, min(conf, SIDE_DOUBT) if against < -DISAGREE else conf)
+            out[sq] = (side, min(conf, SIDE_DOUBT) if min(for_side) < -DISAGREE else conf)
     return out
 
 
