@@ -3,8 +3,9 @@
 Works on a downscaled copy: thin dark lines are picked out with a black-hat filter (wide dark areas such
 as a table cloth or a shadow are not thin, so they drop out), and the grid is the connected web of such
 lines that encloses the most cells (``find_grid_quad``). Its outline is reduced to a quadrilateral. Pen
-strokes drawn inside the grid join the web but do not change its outline; the later grid stage refines
-the corners from the printed lines.
+strokes drawn inside the grid join the web but do not change its outline; squares blacked out at a corner
+take the lines there away, and an outline whose sides run off the lines is offered with its cut corners
+restored too (``restore_corners``). The later grid stage refines the corners from the printed lines.
 
 Example:
     >>> import numpy as np, cv2
