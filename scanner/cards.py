@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 
 from scanner.debug import draw_polygon
-from scanner.locate import downscale
+from scanner.locate import downscale, line_crossing
 from scanner.memo import same_image
 from scanner.rectify import Rectified, rectify
 
@@ -243,14 +243,9 @@ def _fit_quad(contour: np.ndarray) -> np.ndarray | None:
         out = np.array([-u[1], u[0]])
         out *= np.sign(np.dot(out, p - centre))
         lines.append((p + 0.5 * out, u))
-    corners = []
-    for k in range(4):
-        (p, u), (q, v) = lines[k - 1], lines[k]
-        m = np.array([u, -v]).T
-        if abs(np.linalg.det(m)) < 1e-6:
-            return None
-        t = np.linalg.solve(m, q - p)
-        corners.append(p + t[0] * u)
+    corners = [line_crossing(*lines[k - 1], *lines[k]) for k in range(4)]
+    if any(corner is None for corner in corners):
+        return None
     return np.array(corners, np.float32)
 
 

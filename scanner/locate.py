@@ -182,7 +182,7 @@ def restore_corners(polygon: np.ndarray) -> np.ndarray | None:
         best = None
         for k in range(len(corners)):
             before, start, end, after = (corners[(k + j) % len(corners)] for j in (-1, 0, 1, 2))
-            meet = _crossing(start, start - before, end, after - end)
+            meet = line_crossing(start, start - before, end, after - end)
             if meet is None or (meet - start) @ (start - before) <= 0 or (meet - end) @ (end - after) <= 0:
                 continue  # the neighbours meet behind the edge: no corner there
             (ax, ay), (bx, by) = meet - start, end - start
@@ -197,10 +197,14 @@ def restore_corners(polygon: np.ndarray) -> np.ndarray | None:
     return order_corners(corners) if len(corners) == 4 else None
 
 
-def _crossing(start: np.ndarray, step: np.ndarray, other: np.ndarray, other_step: np.ndarray) -> np.ndarray | None:
-    """Where two lines (a point and a direction each) cross; None if they are parallel."""
+def line_crossing(start: np.ndarray, step: np.ndarray, other: np.ndarray, other_step: np.ndarray) -> np.ndarray | None:
+    """Where two lines (a point and a direction each) cross; None if they are (nearly) parallel.
+
+    >>> line_crossing(np.array([0.0, 1.0]), np.array([1.0, 0.0]), np.array([2.0, 0.0]), np.array([0.0, 1.0])).tolist()
+    [2.0, 1.0]
+    """
     system = np.array([step, -other_step]).T
-    if abs(np.linalg.det(system)) < 1e-9:
+    if abs(np.linalg.det(system)) < 1e-6:
         return None
     return start + np.linalg.solve(system, other - start)[0] * step
 
