@@ -11,11 +11,15 @@ edge) pairs is drawn, or that the square is no tee/green: the same convolutions 
 Trained on the squares of the first two of the par reader's seeds (``square_par.drawn_squares``), each also
 turned by one, two and three quarter turns with its edges turned alike, so that it learns flag against digit
 and stub against edge wherever they lie. Run ``python -m scanner.games.eighteen.square_edges`` (needs
-PyTorch, ``pip install -e .[train]``) to rebuild ``square_edges.onnx``; on two cores the squares take about
-9 minutes to draw and the 5 passes over them about 12 minutes. It prints the held-out accuracy: 0.978 for
-the committed network (1,500 squares of seed 1, a tee/green right only with both its edges right). Trained
-alike at 96 pixels a side it scored 0.983 there, yet read the edges of 46 tee/greens wrong on 200
-photographed plans (seed 12402) against this one's 45, at more than twice the cost: not kept.
+PyTorch, ``pip install -e .[train]``) to rebuild ``square_edges.onnx``; on two cores drawing the squares and
+the 5 passes over them take about 17 minutes. It prints the held-out accuracy: 0.985 for the committed
+network (1,500 squares of seed 1, a tee/green right only with both its edges right), drawn with each par
+digit and flag inside its own triangle as the rules have it. The network before it, trained on squares whose
+marks now and then crossed the diagonal, scored 0.978 there; on 200 photographed plans (seed 12802) it left 8
+tee/greens swapped and 13 with a wrong edge (this one 7 and 12), and on the plans drawn by another hand 16
+squares wrong of 600 (this one 12). Trained alike at 96 pixels a side, an earlier network scored 0.983 there,
+yet read the edges of 46 tee/greens wrong on 200 photographed plans (seed 12402) against the 64-pixel one's
+45, at more than twice the cost: not kept.
 
 Example:
     >>> import numpy as np, cv2
