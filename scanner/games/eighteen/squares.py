@@ -47,8 +47,8 @@ DIRECTIONS, DIRECTION_CELLS = 8, 4  # stroke-direction histogram: bins over 180 
 # an orientation by half of them), cells per side
 DOT = 0.004  # a blob smaller than this share of the square is a dot (stipple)
 TEMPERATURE = 2.0  # the network's logits are softened: fitted to be sure, it is sure of many of its mistakes
-# (on the squares of two sets it was not fitted on, 22 of 97 wrong reads come above 0.8; at 2, 9, and 701 of
-# about 38,700 right reads below; at 2.5, none and 1,897)
+# (on the squares of two sets it was not fitted on, softened by 1.5, 22 of 97 wrong reads come above 0.8; by 2,
+# 9, and 701 of about 38,700 right reads below; by 2.5, none and 1,897)
 
 
 def kind_of(value: dict) -> str:
@@ -160,7 +160,8 @@ def labelled_rows(photo: Path, shifts: int = SHIFTS, seed: int = 0) -> tuple[np.
     from scanner.games import eighteen
     from scanner.games.eighteen.plan import upright_index
 
-    truth = json.loads(photo.with_suffix(".json").read_text())
+    truth_file = photo.with_suffix(".json")
+    truth = json.loads(truth_file.read_text()) if truth_file.exists() else {}
     if "grid_points" not in truth:
         return None
     loaded = load_for_game(photo, eighteen.GAME)
