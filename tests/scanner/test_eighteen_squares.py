@@ -11,8 +11,10 @@ from scanner.games import eighteen
 from scanner.games.eighteen.classify import Guess, read_square
 from scanner.games.eighteen.features import measure, stub_ink
 from scanner.games.eighteen.plan import (
+    JOIN_DOUBT,
     UNSTEADY,
     DigitRead,
+    fairway_from_neighbours,
     par_in_fairway,
     resolve_teegreen,
     tee_sides,
@@ -209,3 +211,26 @@ def test_a_jittered_grid_moves_whole_lines_a_little_and_keeps_the_squares():
     assert 0 < np.abs(shift).max() < 2 * JITTER * 50
     assert np.all(np.diff(moved.points[:, :, 0], axis=1) > 40) and np.all(np.diff(moved.points[:, :, 1], axis=0) > 40)
 
+
+
+def _fairway(*edges: str, confidence: float = 0.95) -> Guess:
+    return Guess({"k": "fairway", "edges": list(edges)}, confidence)
+
+
+def test_a_doubtful_fairway_takes_the_edges_its_neighbours_join_it_by():
+    # a bend from the west into the south: the middle square's hatching made its strokes reach north
+    tee = Guess({"k": "teegreen", "tee_edge": "E", "green_edge": "S", "par": 4}, 0.9)
+    empty = Guess({"k": "empty"}, 1.0)
+    doubtful = _fairway("N", "E", confidence=JOIN_DOUBT - 0.1)
+    squares = [[empty, empty, empty], [tee, doubtful, empty], [empty, _fairway("N", "S"), empty]]
+    turned = fairway_from_neighbours(squares, 1, 1)
+    assert turned.value == {"k": "fairway", "edges": ["S", "W"]}
+    assert turned.confidence == doubtful.confidence  # still flagged ...
+    assert turned.alternatives[0] == (doubtful.value, doubtful.confidence)  # ... with the strokes' edges offered
+    # read surely, the strokes stand: players draw stray fairways that join nothing
+    sure = _fairway("N", "E", confidence=JOIN_DOUBT + 0.1)
+    squares[1][1] = sure
+    assert fairway_from_neighbours(squares, 1, 1) is sure
+    # three neighbours joining it leave the choice open: the strokes stand
+    squares[1][1], squares[0][1] = doubtful, _fairway("E", "S")
+    assert fairway_from_neighbours(squares, 1, 1) is doubtful

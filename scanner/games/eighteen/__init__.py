@@ -377,6 +377,8 @@ def read_plan(image: np.ndarray) -> PlanReading:
     sides = planmod.tee_sides(guesses, digit_reads)
     for (r, c), digit in digit_reads.items():
         final[r][c] = planmod.resolve_teegreen(guesses, r, c, digit, sides[r, c])
+    settled = [list(row) for row in final]  # each doubtful fairway judged by its neighbours as they were read
+    final = [[planmod.fairway_from_neighbours(settled, r, c) for c in range(cols)] for r in range(rows)]
     # a doubtful par that its completed hole's length bears out is taken as that length
     lengths = planmod.hole_lengths(final)
     for (r, c), digit in digit_reads.items():

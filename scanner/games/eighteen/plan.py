@@ -328,8 +328,8 @@ def lean(g: Guess, edge: str) -> float:
 
 
 def connects(guesses: list[list[Guess]], r: int, c: int, edge: str) -> float:
-    """How surely the square across ``edge`` joins this one there: 1 for a fairway ending on the edge, a
-    tee/green's lean towards it (``lean``), else 0."""
+    """How surely the square across ``edge`` joins this one there: 1 for a fairway ending on the edge or a
+    tee/green whose tee or green is on it, an unresolved tee/green's lean towards it (``lean``), else 0."""
     dr, dc = STEP[edge]
     rr, cc = r + dr, c + dc
     if not (0 <= rr < len(guesses) and 0 <= cc < len(guesses[0])):
@@ -337,9 +337,39 @@ def connects(guesses: list[list[Guess]], r: int, c: int, edge: str) -> float:
     other = guesses[rr][cc].value
     if other.get("k") == "fairway":
         return 1.0 if OPPOSITE[edge] in other["edges"] else 0.0
+    if other.get("k") == "teegreen" and other.get("tee_edge"):
+        return 1.0 if OPPOSITE[edge] in (other["tee_edge"], other["green_edge"]) else 0.0
     if other.get("k") == "teegreen":
         return max(0.0, lean(guesses[rr][cc], OPPOSITE[edge]))
     return 0.0
+
+
+JOIN_DOUBT = 0.5  # a fairway read less surely than this takes the edges its neighbours join it by: over 200
+# plans of seed 12902, 43 -> 15 fairways with wrong edges (at 0.8, 18); players also draw stray fairways that
+# join nothing, and on the outside plans a fairway read at 0.73 was right against its neighbours
+
+
+def fairway_from_neighbours(squares: list[list[Guess]], r: int, c: int, doubt: float = JOIN_DOUBT) -> Guess:
+    """A doubtful fairway (read less surely than ``doubt``) turned to the edges its neighbours join it by,
+    when exactly two do and the strokes chose otherwise; else the reading as it was. Hatching that reaches a
+    third edge leads the strokes astray, and a fairway runs on into the squares beside it. Still flagged,
+    the strokes' edges offered.
+
+    >>> straight = Guess({"k": "fairway", "edges": ["E", "W"]}, 0.9)
+    >>> squares = [[straight, Guess({"k": "fairway", "edges": ["N", "E"]}, 0.3), straight]]
+    >>> fairway_from_neighbours(squares, 0, 1).value
+    {'k': 'fairway', 'edges': ['E', 'W']}
+    >>> fairway_from_neighbours(squares, 0, 0) is straight
+    True
+    """
+    g = squares[r][c]
+    if g.value["k"] != "fairway" or g.confidence >= doubt:
+        return g
+    joined = [e for e in EDGES if connects(squares, r, c, e) >= 1.0]
+    if len(joined) != 2 or joined == g.value["edges"]:
+        return g
+    return replace(g, value={"k": "fairway", "edges": joined}, alternatives=((g.value, g.confidence), *g.alternatives),
+                   note="edges from the squares that join it")
 
 
 def triangle_edges(guesses: list[list[Guess]], r: int, c: int) -> tuple[list[str], list[float]]:
