@@ -11,6 +11,9 @@ digit is the tee; as a hole runs from one square's tee to another square's green
 pooled along each chain of linked holes, so a square whose digit is unreadable takes its sides from the
 others (``tee_sides``).
 
+Fairway edges: a fairway the strokes read doubtfully takes the two edges its settled neighbours join it by,
+when exactly two do (``fairway_from_neighbours``): hatching that reaches a third edge misleads the strokes.
+
 Par: the digit reader's reading of the most digit-like piece (``read_par``), read again from the whole square
 (``with_square_reading``), and last against the length of the hole it tees off (``with_hole_length``): a
 player draws a hole as long as its par, as that scores, so a doubtful par that the hole's length bears out
