@@ -212,7 +212,6 @@ def test_a_jittered_grid_moves_whole_lines_a_little_and_keeps_the_squares():
     assert np.all(np.diff(moved.points[:, :, 0], axis=1) > 40) and np.all(np.diff(moved.points[:, :, 1], axis=0) > 40)
 
 
-
 def _fairway(*edges: str, confidence: float = 0.95) -> Guess:
     return Guess({"k": "fairway", "edges": list(edges)}, confidence)
 

@@ -190,7 +190,8 @@ def labelled_rows(photo: Path, shifts: int = SHIFTS, seed: int = 0) -> tuple[np.
     x = []
     for each in cuts:
         patches = each.reshape(rows * cols, eighteen.CELL, eighteen.CELL)
-        x += [describe(p, f, cut.threshold)[0] for p, f in zip(patches, measure_all(patches, cut.threshold), strict=True)]
+        measured = measure_all(patches, cut.threshold)
+        x += [describe(p, f, cut.threshold)[0] for p, f in zip(patches, measured, strict=True)]
     return np.stack(x).astype(np.float32), np.tile(labels, len(cuts))
 
 
