@@ -3,7 +3,9 @@
 Input is a rectified image whose grid is roughly axis-aligned (``scanner.rectify``). Printed lines cross
 the whole grid, pen strokes do not: the row lines are the strong, evenly spaced peaks of the profile of
 horizontal line strength (and likewise for columns), counted from long straight runs only, so that the
-short straight strokes of a heavy drawing beside pale printed lines do not pass for lines. Each line is
+short straight strokes of a heavy drawing beside pale printed lines do not pass for lines. When the print
+is all but lost on both axes (washed out, or dotted), the squares are counted from the drawing's rhythm
+instead: symbols sit in the middles of squares, clear of their sides. Each line is
 then refined locally, square by square, and fitted with a gentle curve (a quadratic), so perspective
 residue and mild lens distortion do not shift the squares. Blacked-out squares or heavy shading hide a
 line locally; the curve bridges them.
@@ -27,7 +29,7 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
-from scipy.ndimage import maximum_filter1d
+from scipy.ndimage import maximum_filter1d, uniform_filter1d
 
 from scanner.errors import ScanError
 from scanner.locate import thin_dark
@@ -46,6 +48,11 @@ PAPER_LEVEL, PAPER_SPREADS = 75, 8  # ... unless pen strokes make that level far
 LINE_PRESENT = 0.5  # share of that level from which a pixel is line
 DRIFT = 0.012  # how far (share of the grid's side) a comb looks for each line around its even position
 WINDOW = 0.15  # how far (share of a square) a line may lie from its evenly spaced position
+FAINT_PRINT = 0.35  # comb score below which, on both axes, the printed lines are taken as lost (a washed-out or
+# dotted print): the squares are counted from the drawing's rhythm instead
+DRAWING_RHYTHM = 0.25  # least comb score of the drawing's rhythm on both axes for it to count the squares (lost-line
+# plans: 0.34 and up; plans with clear lines, whose printed lines are ink too: 0.06-0.9)
+INK_CONTRAST = 40  # grey levels below the surrounding paper, in the darkest channel, from which a pixel is a stroke
 LINE_RUN = 15  # least straight run (pixels) of a line segment, for placing lines and confirming them
 COUNT_RUN = 41  # ... and for counting them: pen strokes beside a pale printed line seldom run this straight
 
@@ -239,34 +246,88 @@ def _choose_counts(rows: _Axis, cols: _Axis, aspect: float | None) -> tuple[int,
     taken instead. When one axis's lines are all but lost (``FAINT_AXIS``) and the other's are clear, its
     count is the one that makes the other's squares square.
     """
-    def counts(axis: _Axis, share: float) -> list[int]:
-        top = max(axis.scores.values(), default=0.0)
-        if top <= 0:
-            raise ScanError("no regular grid found (printed lines are not evenly spaced)")
-        return [n for n, v in axis.scores.items() if v >= share * top]
-
-    def off(pair: tuple[int, int]) -> int:
-        return 0 if aspect is None else round(abs(np.log(pair[0] / pair[1]) - np.log(aspect)) / ASPECT_TOLERANCE)
-
-    def largest_squarest(pairs: list[tuple[int, int]]) -> tuple[int, int]:
-        return min(pairs, key=lambda pair: (off(pair), -(pair[0] + pair[1])))
-
-    row_counts, col_counts = counts(rows, PLAUSIBLE), counts(cols, PLAUSIBLE)
+    row_counts, col_counts = _plausible(rows, PLAUSIBLE), _plausible(cols, PLAUSIBLE)
     if aspect is not None:  # each axis's multiples judged against the other's plausible counts alone
-        more_rows = _multiples(rows, row_counts, lambda m: any(off((m, c)) == 0 for c in col_counts))
-        more_cols = _multiples(cols, col_counts, lambda m: any(off((r, m)) == 0 for r in row_counts))
+        more_rows = _multiples(rows, row_counts, lambda m: any(_off_square((m, c), aspect) == 0 for c in col_counts))
+        more_cols = _multiples(cols, col_counts, lambda m: any(_off_square((r, m), aspect) == 0 for r in row_counts))
         row_counts, col_counts = row_counts + more_rows, col_counts + more_cols
-    best = largest_squarest([(r, c) for r in row_counts for c in col_counts])
+    best = _largest_squarest([(r, c) for r in row_counts for c in col_counts], aspect)
     row_top, col_top = max(rows.scores.values()), max(cols.scores.values())
     if aspect is not None and max(row_top, col_top) >= CLEAR_LINES:
         if row_top < FAINT_AXIS * col_top:
             return max(MIN_CELLS, round(best[1] * aspect)), best[1]
         if col_top < FAINT_AXIS * row_top:
             return best[0], max(MIN_CELLS, round(best[0] / aspect))
-    if off(best) < 2 or max(row_top, col_top) < CLEAR_LINES:
+    if _off_square(best, aspect) < 2 or max(row_top, col_top) < CLEAR_LINES:
         return best
-    shaped = [(r, c) for r in counts(rows, SHAPED) for c in counts(cols, SHAPED) if off((r, c)) < 2]
-    return largest_squarest(shaped) if shaped else best
+    shaped = [(r, c) for r in _plausible(rows, SHAPED) for c in _plausible(cols, SHAPED)
+              if _off_square((r, c), aspect) < 2]
+    return _largest_squarest(shaped, aspect) if shaped else best
+
+
+def _plausible(axis: _Axis, share: float) -> list[int]:
+    """Counts whose comb scores at least ``share`` of the axis's best."""
+    top = max(axis.scores.values(), default=0.0)
+    if top <= 0:
+        raise ScanError("no regular grid found (printed lines are not evenly spaced)")
+    return [n for n, v in axis.scores.items() if v >= share * top]
+
+
+def _off_square(pair: tuple[int, int], aspect: float | None) -> int:
+    """How many ``ASPECT_TOLERANCE`` steps the (rows, cols) pair's squares are from square."""
+    return 0 if aspect is None else round(abs(np.log(pair[0] / pair[1]) - np.log(aspect)) / ASPECT_TOLERANCE)
+
+
+def _largest_squarest(pairs: list[tuple[int, int]], aspect: float | None) -> tuple[int, int]:
+    return min(pairs, key=lambda pair: (_off_square(pair, aspect), -(pair[0] + pair[1])))
+
+
+def stroke_map(image: np.ndarray) -> np.ndarray:
+    """1 where a pixel is a stroke (``INK_CONTRAST`` darker in its darkest channel than the paper around it,
+    taken as the smoothed brightest of its 15 x 15 neighbourhood), else 0; float32.
+
+    >>> img = np.full((40, 40, 3), 220, np.uint8)
+    >>> img[18:22, 5:35] = (200, 60, 40)  # a blue pen stroke
+    >>> m = stroke_map(img)
+    >>> int(m[20, 20]), int(m[5, 5])
+    (1, 0)
+    """
+    darkest = (image.min(axis=2) if image.ndim == 3 else image).astype(np.float32)
+    paper = cv2.GaussianBlur(cv2.dilate(darkest, np.ones((15, 15), np.uint8)), (0, 0), 8)
+    return (paper - darkest > INK_CONTRAST).astype(np.float32)
+
+
+def _rhythm_axis(profile: np.ndarray, first: float, last: float) -> _Axis:
+    """Comb scores of the drawing's rhythm along one axis (``profile``: share of stroke pixels). Players draw
+    each square's symbol in its middle and keep off its sides, so a count's square middles hold more of the
+    drawing than its lines: the score is the difference, as a share of the mean. Half the true count puts
+    its middles on lines, twice the true count puts half its lines in middles: both score low."""
+    mean = float(profile[int(first):int(last)].mean()) + 1e-9
+    scores = {}
+    for count in range(MIN_CELLS, MAX_CELLS + 1):
+        pitch = (last - first) / count
+        if pitch < 6:
+            break
+        smooth = uniform_filter1d(profile, max(1, int(pitch / 4)))
+        pos = np.linspace(first, last, count + 1)
+        lines = smooth[np.round(pos[1:-1]).astype(int)]
+        middles = smooth[np.round(0.5 * (pos[:-1] + pos[1:])).astype(int)]
+        scores[count] = float((middles.mean() - lines.mean()) / mean)
+    return _Axis(first, last, scores)
+
+
+def _drawing_counts(image: np.ndarray, inside: tuple[slice, slice], rows: _Axis, cols: _Axis,
+                    aspect: float | None) -> tuple[int, int] | None:
+    """(rows, cols) from the rhythm of the drawing between the outer lines of ``rows`` and ``cols``, or None
+    when it has none clear enough (``DRAWING_RHYTHM``): the largest pair of plausible counts that makes
+    squares."""
+    strokes = stroke_map(image)
+    row_axis = _rhythm_axis(strokes[:, inside[1]].mean(axis=1), rows.first, rows.last)
+    col_axis = _rhythm_axis(strokes[inside[0]].mean(axis=0), cols.first, cols.last)
+    if min(max(row_axis.scores.values()), max(col_axis.scores.values())) < DRAWING_RHYTHM:
+        return None
+    pairs = [(r, c) for r in _plausible(row_axis, PLAUSIBLE) for c in _plausible(col_axis, PLAUSIBLE)]
+    return _largest_squarest(pairs, aspect)
 
 
 def _multiples(axis: _Axis, plausible: list[int], makes_squares: Callable[[int], bool]) -> list[int]:
@@ -358,6 +419,8 @@ def find_lattice(image: np.ndarray, outline: tuple[float, float, float, float] |
         row_axis, col_axis, (rows, cols) = axes(long_horiz, long_vert)
     except ScanError:
         row_axis, col_axis, (rows, cols) = axes(horiz, vert)
+    if outline is not None and max(max(row_axis.scores.values()), max(col_axis.scores.values())) < FAINT_PRINT:
+        rows, cols = _drawing_counts(image, inside, row_axis, col_axis, aspect) or (rows, cols)
     row_lines, col_lines = row_axis.lines(rows), col_axis.lines(cols)
     # Rectification leaves lines within a small share of a square of their even positions.
     row_window = WINDOW * np.diff(row_lines).mean()

@@ -338,3 +338,15 @@ def test_a_small_sheet_on_a_dark_table_is_judged_by_its_own_lines():
     photo[400:600, 500:680] = cv2.GaussianBlur(sheet, (0, 0), 1.5)
     found = find_grid_quad(photo).corners
     assert np.abs(found - [[530, 430], [650, 430], [650, 550], [530, 550]]).max() < 3
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(10, 10), (9, 12), (11, 8), (7, 9)])
+def test_squares_are_counted_from_the_drawing_when_the_printed_lines_are_lost(rows, cols):
+    pitch = 560 / max(rows, cols)
+    img = rectified_plan(rows, cols, pitch, line=228, pen=60)  # inner lines as light as the paper: washed out
+    right, bottom = 48 + cols * pitch, 48 + rows * pitch
+    cv2.rectangle(img, (48, 48), (round(right), round(bottom)), (40, 40, 40), 2)  # the outline still shows
+    img = np.clip(img + np.random.default_rng(1).normal(0, 6, img.shape), 0, 255).astype(np.uint8)
+    lattice = find_lattice(img, (48, 48, right, bottom), rows / cols)
+    assert (lattice.rows, lattice.cols) == (rows, cols)
+    assert lattice.line_support < 0.7  # counted, but no printed line bears the squares out
