@@ -1,9 +1,21 @@
-"""The whole-square par reader on drawn and photographed squares it was not trained on (seed 1)."""
+"""The whole-square par reader on drawn and photographed squares it was not trained on (seed 1), and the
+squares it is trained on further, cut from synthetic photos."""
+
+import json
+from pathlib import Path
 
 import numpy as np
 
 from scanner.games.eighteen.digits import run_net
-from scanner.games.eighteen.square_par import CLASSES, HELD_OUT_SEED, MODEL, drawn_squares
+from scanner.games.eighteen.square_par import (
+    CLASSES,
+    FAIRWAYS,
+    HELD_OUT_SEED,
+    MODEL,
+    SIDE,
+    drawn_squares,
+    photo_squares,
+)
 
 
 def test_the_reader_reads_pars_of_squares_it_never_saw():
@@ -11,6 +23,22 @@ def test_the_reader_reads_pars_of_squares_it_never_saw():
     truth = np.array([CLASSES.index(cell.get("par")) for cell in cells])
     assert set(truth) == {0, 1, 2, 3}  # every par and fairways without one
     read = run_net(MODEL, {"x": x}).argmax(axis=1)
-    # 145 of these 150 are read right (the narrower network before it read 147, though on all 1,500 held-out
-    # squares 0.958 against this one's 0.965); two squares spare for another machine's rounding
-    assert (read == truth).sum() >= 143
+    # 146 of these 150 are read right (before its training on photographed plans, 145; the narrower network
+    # before it read 147, though on all 1,500 held-out squares 0.958 against this one's 0.964); two squares
+    # spare for another machine's rounding
+    assert (read == truth).sum() >= 144
+
+
+def test_photo_squares_are_cut_upright_from_the_true_grid(tmp_path):
+    photo = Path("fixtures/sets/18-holes-phone/18-holes-phone-101-0000.jpg")
+    cells = json.loads(photo.with_suffix(".json").read_text())["board"]["cells"]
+    pars = sorted(CLASSES.index(cell["par"]) for row in cells for cell in row if cell["k"] == "teegreen")
+    x, labels = photo_squares(photo)
+    assert x.shape == (len(pars) + FAIRWAYS, 1, SIDE, SIDE)
+    assert sorted(labels[:len(pars)]) == pars and set(labels[len(pars):]) == {CLASSES.index(None)}
+    # upright: the reader reads them as labelled, and far less so turned a quarter
+    upright = (run_net(MODEL, {"x": x.astype(np.float32)}).argmax(axis=1) == labels).mean()
+    turned = (run_net(MODEL, {"x": np.rot90(x, 1, (2, 3)).astype(np.float32)}).argmax(axis=1) == labels).mean()
+    assert upright >= 0.9 and turned < upright - 0.3
+    (tmp_path / "blank.jpg").write_bytes(photo.read_bytes())  # no truth file beside it
+    assert photo_squares(tmp_path / "blank.jpg") is None

@@ -56,10 +56,10 @@ def network():
 
 
 def fit(net, inputs: tuple[np.ndarray, ...], labels: np.ndarray, epochs: int, batch: int, shift: int = 0,
-        seed: int = 0):
+        seed: int = 0, peak_rate: float = PEAK_RATE):
     """``net`` fitted to ``inputs`` (arrays it takes in this order) and ``labels`` (cross-entropy, Adam,
-    one-cycle rate), in eval mode. ``shift``: each batch's images (the first input) moved by up to this many
-    pixels, the same random way for the whole batch."""
+    one-cycle rate peaking at ``peak_rate``), in eval mode. ``shift``: each batch's images (the first input)
+    moved by up to this many pixels, the same random way for the whole batch."""
     import torch
 
     torch.manual_seed(seed)
@@ -67,7 +67,7 @@ def fit(net, inputs: tuple[np.ndarray, ...], labels: np.ndarray, epochs: int, ba
     tensors, y = [torch.tensor(a) for a in inputs], torch.tensor(labels)
     steps = -(-len(y) // batch)
     opt = torch.optim.Adam(net.parameters(), 1e-3, weight_decay=1e-5)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(opt, PEAK_RATE, total_steps=epochs * steps)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(opt, peak_rate, total_steps=epochs * steps)
     net.train()
     for _ in range(epochs):
         order = torch.randperm(len(y))
