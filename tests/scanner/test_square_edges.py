@@ -21,7 +21,7 @@ def test_the_reader_tells_tee_from_green_on_squares_it_never_saw(held_out):
     read = run_net(MODEL, {"x": x}).argmax(axis=1)
     truth = np.array([label(cell) for cell in cells])
     assert {CLASSES[i] for i in truth} > {None, ("N", "E"), ("S", "W")}  # several arrangements and fairways
-    assert (read == truth).mean() >= 0.92  # 0.978 on 1,500 such squares
+    assert (read == truth).mean() >= 0.92  # 0.980 on 1,500 such squares
 
 
 def test_a_square_turned_a_quarter_reads_with_its_edges_turned_alike(held_out):

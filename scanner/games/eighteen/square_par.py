@@ -124,11 +124,11 @@ FAIRWAYS = 4  # fairway squares of each photo taken too, as "no par digit"
 TUNE_EPOCHS, TUNE_RATE = 2, 5e-4  # passes over the photos' squares, and the peak training rate
 
 
-def photo_squares(photo: Path, seed: int = 0) -> tuple[np.ndarray, np.ndarray] | None:
-    """Inputs (``inputs``, float16) and ``CLASSES`` indices of one synthetic ``photo``'s tee/green squares and
-    ``FAIRWAYS`` of its fairways (random stream (seed, photo's name)), each cut upright from the true grid
+def photo_squares(photo: Path, side: int = SIDE, seed: int = 0) -> tuple[np.ndarray, list[dict]] | None:
+    """Inputs (``inputs`` at ``side``, float16) and board cells of one synthetic ``photo``'s tee/green squares
+    and ``FAIRWAYS`` of its fairways (random stream (seed, photo's name)), each cut upright from the true grid
     (``grid_points`` of its truth file; training moves each batch a few pixels, as the scanner's grid lands
-    a little off); None without a truth file."""
+    a little off); None without a truth file or a tee/green."""
     import json
 
     from golfscan.pipeline import load_for_game
@@ -142,43 +142,55 @@ def photo_squares(photo: Path, seed: int = 0) -> tuple[np.ndarray, np.ndarray] |
     loaded = load_for_game(photo, eighteen.GAME)
     grid = np.asarray(truth["grid_points"]) * loaded.scale  # row 0 at the top of the upright sheet
     cells = truth["board"]["cells"]
-    where = [(r, c) for r, row in enumerate(cells) for c, cell in enumerate(row)]
-    fairways = [rc for rc in where if cells[rc[0]][rc[1]]["k"] == "fairway"]
-    chosen = [rc for rc in where if cells[rc[0]][rc[1]]["k"] == "teegreen"]
-    chosen += [fairways[i] for i in np.random.default_rng([seed, *photo.name.encode()]).permutation(len(fairways))[:FAIRWAYS]]
-    if not chosen:
+    where = [(r, c) for r, row in enumerate(cells) for c in range(len(row))]
+    teegreens = [(r, c) for r, c in where if cells[r][c]["k"] == "teegreen"]
+    if not teegreens:
         return None
+    fairways = [(r, c) for r, c in where if cells[r][c]["k"] == "fairway"]
+    picked = np.random.default_rng([seed, *photo.name.encode()]).permutation(len(fairways))[:FAIRWAYS]
+    chosen = teegreens + [fairways[i] for i in picked]
     quads = [np.float32([grid[r, c], grid[r, c + 1], grid[r + 1, c + 1], grid[r + 1, c]]) for r, c in chosen]
-    return (inputs([square_ink(loaded.image, quad) for quad in quads]).astype(np.float16),
-            np.array([CLASSES.index(cells[r][c].get("par")) for r, c in chosen]))
+    return (inputs([square_ink(loaded.image, quad) for quad in quads], side).astype(np.float16),
+            [cells[r][c] for r, c in chosen])
 
 
-def _squares_of(photo: Path) -> tuple[np.ndarray, np.ndarray] | None:
+def _squares_of(side: int, photo: Path) -> tuple[np.ndarray, list[dict]] | None:
     cv2.setNumThreads(1)  # the pool's processes share the cores
-    return photo_squares(photo)
+    return photo_squares(photo, side)
 
 
-def tune(folders: list[Path], jobs: int = 2):
-    """The committed network (``MODEL``) trained on over the squares of the synthetic photos in ``folders``
-    (``photo_squares``, photos read by ``jobs`` processes), at a gentler rate than from scratch."""
+def photographed_squares(folders: list[Path], side: int = SIDE, jobs: int = 2) -> tuple[np.ndarray, list[dict]]:
+    """``photo_squares`` of every synthetic photo in ``folders`` (read by ``jobs`` processes), as float32: the
+    material this reader and ``square_edges`` are trained on further."""
+    from functools import partial
     from multiprocessing import Pool
-
-    import onnx
-    import torch
-
-    from scanner.games.eighteen.digits_cnn import fit
 
     photos = sorted(photo for folder in folders for photo in folder.glob("*.jpg"))
     with Pool(jobs) as pool:
-        parts = [p for p in pool.imap(_squares_of, photos, chunksize=8) if p is not None]
+        parts = [p for p in pool.imap(partial(_squares_of, side), photos, chunksize=8) if p is not None]
     if not parts:
-        raise ValueError("no photo with a truth file")
-    x, y = np.concatenate([p[0] for p in parts]).astype(np.float32), np.concatenate([p[1] for p in parts])
-    net = network()
-    # the ONNX file keeps the layers' weights under the network's own names
-    weights = {w.name: torch.tensor(onnx.numpy_helper.to_array(w)) for w in onnx.load(str(MODEL)).graph.initializer}
-    net.load_state_dict(weights)
-    return fit(net, (x,), y, TUNE_EPOCHS, BATCH, SHIFT, peak_rate=TUNE_RATE)
+        raise ValueError("no photo with a truth file and a tee/green")
+    return np.concatenate([x for x, _ in parts]).astype(np.float32), [cell for _, cells in parts for cell in cells]
+
+
+def with_weights(net, path: Path):
+    """``net`` (PyTorch) with the weights of the ONNX network at ``path``, which keeps each layer's weights
+    under the network's own names."""
+    import onnx
+    import torch
+
+    net.load_state_dict({w.name: torch.tensor(onnx.numpy_helper.to_array(w)) for w in onnx.load(str(path)).graph.initializer})
+    return net
+
+
+def tune(folders: list[Path], jobs: int = 2):
+    """The committed network (``MODEL``) trained on over ``photographed_squares`` of ``folders``, at a gentler
+    rate than from scratch."""
+    from scanner.games.eighteen.digits_cnn import fit
+
+    x, cells = photographed_squares(folders, SIDE, jobs)
+    y = np.array([CLASSES.index(cell.get("par")) for cell in cells])
+    return fit(with_weights(network(), MODEL), (x,), y, TUNE_EPOCHS, BATCH, SHIFT, peak_rate=TUNE_RATE)
 
 
 if __name__ == "__main__":
@@ -186,7 +198,7 @@ if __name__ == "__main__":
 
     from scanner.games.eighteen.digits_cnn import export, fit
 
-    if len(sys.argv) > 1:  # FOLDER...: carried on over photographed plans
+    if len(sys.argv) > 1:  # FOLDER...: trained on over photographed plans
         net = tune([Path(a) for a in sys.argv[1:]])
     else:
         parts = [training_set(seed, SQUARES) for seed in TRAIN_SEEDS]
