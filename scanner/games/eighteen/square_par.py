@@ -117,8 +117,8 @@ def network(classes: int = len(CLASSES), layout: int = 1, widths: tuple[int, ...
 
 
 # ---------------------------------------------------------------------------------------------------------
-# Carrying the network on over photographed plans (build step): tee/green squares of synthetic photos, cut
-# where their truth files put the grid, so the reader sees the photos' own blur, light and digit placement.
+# Training further on photographed plans (build step): tee/green squares of synthetic photos, cut where
+# their truth files put the grid, so the reader sees the photos' own blur, light and digit placement.
 
 FAIRWAYS = 4  # fairway squares of each photo taken too, as "no par digit"
 TUNE_EPOCHS, TUNE_RATE = 2, 5e-4  # passes over the photos' squares, and the peak training rate
