@@ -288,7 +288,7 @@ def framed_by_paper(quad: np.ndarray, paper: np.ndarray) -> bool:
     return bool(around.any()) and float(paper[around].mean()) >= FRAMED
 
 
-def find_grid_quad(image: np.ndarray, side: int = WORK_SIDE) -> GridQuad:
+def find_grid_quad(image: np.ndarray, side: int = WORK_SIDE, inside: bool = False) -> GridQuad:
     """Locate the printed grid: of the webs of thin lines large enough to be read (``MIN_AREA_FRACTION``), the
     one enclosing the most cells (not one that runs off the photo and spans most of it), of those framed by
     paper if any are; ScanError if the photo holds none. A smaller web with more cells (a sheet's score
@@ -298,7 +298,7 @@ def find_grid_quad(image: np.ndarray, side: int = WORK_SIDE) -> GridQuad:
     grain, a striped or checked cloth) can be stronger than pale grid lines, so the webs are looked for at
     a few levels, from the strongest tenth of the photo's paper-bright part (``_bright``) down to faint
     lines. ``side`` is the working copy's longer side: a small grid's lines may merge with the sheet's other
-    print at the usual scale.
+    print at the usual scale. With ``inside``, only webs clear of the photo's edge compete.
     """
     small, scale = downscale(image, side)
     strength = thin_dark(small, 7)
@@ -309,7 +309,7 @@ def find_grid_quad(image: np.ndarray, side: int = WORK_SIDE) -> GridQuad:
     if not webs:
         raise ScanError("no printed grid found (no lattice of thin dark lines in the photo)")
     least = MIN_AREA_FRACTION * strength.size  # smaller webs are never read (their outline lies in their box)
-    large = [web for web in webs if web.component.size >= least and web.area >= least]
+    large = [web for web in webs if web.component.size >= least and web.area >= least and not (inside and web.edge)]
     if not large:
         raise ScanError("no printed grid found (no large lattice of lines in the photo)")
     if len(large) > 1:  # a grid on paper before a pattern of the table's that encloses more cells

@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
+from scanner.errors import ScanError
 from scanner.grid import PLAUSIBLE, _Axis, _choose_counts, find_lattice
 from scanner.locate import _grid_web, _Web, enclosed_cells, find_grid_quad
 from scanner.rectify import PHONE_HFOV, rectangle_aspect
@@ -350,3 +351,37 @@ def test_squares_are_counted_from_the_drawing_when_the_printed_lines_are_lost(ro
     lattice = find_lattice(img, (48, 48, right, bottom), rows / cols)
     assert (lattice.rows, lattice.cols) == (rows, cols)
     assert lattice.line_support < 0.7  # counted, but no printed line bears the squares out
+
+
+def test_a_grid_running_off_the_photo_gives_way_to_a_well_confirmed_one_inside_it(monkeypatch):
+    from scanner.games import eighteen
+    from scanner.locate import WORK_SIDE, GridQuad
+
+    photo = paper_with_grid(np.full((700, 800, 3), 60, np.uint8), rows=10, cols=10, line=60)
+    x0, y0, x1, y1 = GRID
+    right = np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+    off_edge = np.float32([[450, 300], [799, 300], [799, 699], [450, 699]])  # a checked cloth's larger web
+    asked = []
+
+    def located(image, side=WORK_SIDE, inside=False):
+        asked.append(inside)
+        return GridQuad(right if inside else off_edge, 1000, 0.2)
+
+    monkeypatch.setattr(eighteen, "find_grid_quad", located)
+    geo = eighteen.find_geometry(photo)
+    assert asked == [False, True]
+    assert (geo.lattice.rows, geo.lattice.cols) == (10, 10)
+    assert corners_close(geo.rectified.to_photo(geo.lattice.corners()), 3.0)
+    # what the webs inside offer must be a well-confirmed grid on paper: here a patch of the table
+    table = np.float32([[20, 20], [120, 20], [120, 120], [20, 120]])
+    monkeypatch.setattr(eighteen, "find_grid_quad",
+                        lambda image, side=WORK_SIDE, inside=False: GridQuad(table if inside else off_edge, 1000, 0.2))
+    with pytest.raises(ScanError, match="edge of the photo"):
+        eighteen.find_geometry(photo.copy())
+
+
+def test_webs_running_off_the_photo_can_be_left_out():
+    photo = paper_with_grid(np.full((700, 800, 3), 60, np.uint8))[:, :420]  # the grid cut by the photo's edge
+    assert find_grid_quad(photo).corners[:, 0].max() > 415
+    with pytest.raises(ScanError):
+        find_grid_quad(photo, inside=True)

@@ -81,17 +81,36 @@ class Geometry:
 @same_image
 def find_geometry(image: np.ndarray) -> Geometry:
     """Grid quadrilateral -> rectified grid -> lattice, found once for a photo's likelihood and its scan.
+    A grid that cannot be read (one running off the photo) is looked for again among the webs of lines clear
+    of the photo's edge (``_clear_of_edge``).
     A lattice on paper whose lines the photo bears out poorly is looked for again with the grid located at
     twice the detail (a small grid's outline merges with the sheet's other print at the usual scale), and
     then with the outline's cut corners restored, when its sides ran off the lines (squares blacked out at a
     corner take the lines there away)."""
     located = find_grid_quad(image)
-    geo = _geometry(image, located)
+    try:
+        geo = _geometry(image, located)
+    except ScanError as refused:
+        geo = _clear_of_edge(image, refused)
     # only for a grid on paper: other games' tiles and cards confirm grid lines poorly too
     if geo.lattice.line_support < GRID_SURE and paper_share(geo) >= PAPER_PLAN:
         geo = _better_confirmed(geo, lambda: find_grid_quad(image, 2 * WORK_SIDE), image)
         if geo.lattice.line_support < GRID_SURE and located.cornered is not None:
             geo = _better_confirmed(geo, lambda: replace(located, corners=located.cornered), image)
+    return geo
+
+
+def _clear_of_edge(image: np.ndarray, refused: ScanError) -> Geometry:
+    """The geometry of the grid located among the webs of lines clear of the photo's edge, for a photo whose
+    grid first located could not be read (a fine checked cloth joins up into a web larger than the plan's,
+    running off the photo), if the photo's lines bear it out well on paper; else ``refused`` is raised again
+    (a plan cut by the photo's edge)."""
+    try:
+        geo = _geometry(image, find_grid_quad(image, inside=True))
+    except ScanError:
+        raise refused from None
+    if geo.lattice.line_support < GRID_SURE or paper_share(geo) < PAPER_PLAN:
+        raise refused
     return geo
 
 
