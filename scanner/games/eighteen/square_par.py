@@ -129,18 +129,13 @@ def photo_squares(photo: Path, side: int = SIDE, seed: int = 0) -> tuple[np.ndar
     and ``FAIRWAYS`` of its fairways (random stream (seed, photo's name)), each cut upright from the true grid
     (``grid_points`` of its truth file; training moves each batch a few pixels, as the scanner's grid lands
     a little off); None without a truth file or a tee/green."""
-    import json
-
-    from golfscan.pipeline import load_for_game
-    from scanner.games import eighteen
     from scanner.games.eighteen.parmarks import square_ink
+    from scanner.games.eighteen.truth_photos import with_truth
 
-    truth_file = photo.with_suffix(".json")
-    truth = json.loads(truth_file.read_text()) if truth_file.exists() else {}
-    if "grid_points" not in truth:
+    known = with_truth(photo)
+    if known is None:
         return None
-    loaded = load_for_game(photo, eighteen.GAME)
-    grid = np.asarray(truth["grid_points"]) * loaded.scale  # row 0 at the top of the upright sheet
+    loaded, truth, grid = known
     cells = truth["board"]["cells"]
     where = [(r, c) for r, row in enumerate(cells) for c in range(len(row))]
     teegreens = [(r, c) for r, c in where if cells[r][c]["k"] == "teegreen"]
@@ -154,20 +149,14 @@ def photo_squares(photo: Path, side: int = SIDE, seed: int = 0) -> tuple[np.ndar
             [cells[r][c] for r, c in chosen])
 
 
-def _squares_of(side: int, photo: Path) -> tuple[np.ndarray, list[dict]] | None:
-    cv2.setNumThreads(1)  # the pool's processes share the cores
-    return photo_squares(photo, side)
-
-
 def photographed_squares(folders: list[Path], side: int = SIDE, jobs: int = 2) -> tuple[np.ndarray, list[dict]]:
     """``photo_squares`` of every synthetic photo in ``folders`` (read by ``jobs`` processes), as float32: the
     material this reader and ``square_edges`` are trained on further."""
     from functools import partial
-    from multiprocessing import Pool
 
-    photos = sorted(photo for folder in folders for photo in folder.glob("*.jpg"))
-    with Pool(jobs) as pool:
-        parts = [p for p in pool.imap(partial(_squares_of, side), photos, chunksize=8) if p is not None]
+    from scanner.games.eighteen.truth_photos import read_photos
+
+    parts = read_photos(folders, partial(photo_squares, side=side), jobs)
     if not parts:
         raise ValueError("no photo with a truth file and a tee/green")
     return np.concatenate([x for x, _ in parts]).astype(np.float32), [cell for _, cells in parts for cell in cells]

@@ -30,7 +30,6 @@ Example:
 
 from __future__ import annotations
 
-import json
 import sys
 from functools import cache
 from pathlib import Path
@@ -154,23 +153,21 @@ def labelled_rows(photo: Path, shifts: int = SHIFTS, seed: int = 0) -> tuple[np.
     None when the scanner does not find its grid where the truth file puts it (``grid_points``): each square
     is cut from the scanner's own grid and from ``shifts`` jittered ones (``jittered``, random stream
     (seed, photo's name)). The truth is turned into the scanner's frame."""
-    from golfscan.pipeline import load_for_game
     from scanner.cells import cut_cells, ink_map
     from scanner.errors import ScanError
     from scanner.games import eighteen
     from scanner.games.eighteen.plan import upright_index
+    from scanner.games.eighteen.truth_photos import with_truth
 
-    truth_file = photo.with_suffix(".json")
-    truth = json.loads(truth_file.read_text()) if truth_file.exists() else {}
-    if "grid_points" not in truth:
+    known = with_truth(photo)
+    if known is None:
         return None
-    loaded = load_for_game(photo, eighteen.GAME)
+    loaded, truth, grid = known
     try:
         cut = eighteen.cut_squares(loaded.image)
     except ScanError:
         return None
     geo = cut.geometry
-    grid = np.asarray(truth["grid_points"]) * loaded.scale
     found = geo.rectified.to_photo(geo.lattice.points.reshape(-1, 2))
     side = float(np.linalg.norm(grid[0, 1] - grid[0, 0]))
     off = max(np.linalg.norm(grid.reshape(-1, 2) - p, axis=1).min() for p in found) / side
@@ -195,19 +192,12 @@ def labelled_rows(photo: Path, shifts: int = SHIFTS, seed: int = 0) -> tuple[np.
     return np.stack(x).astype(np.float32), np.tile(labels, len(cuts))
 
 
-def _rows_of(photo: Path) -> tuple[np.ndarray, np.ndarray] | None:
-    cv2.setNumThreads(1)  # the pool's processes share the cores
-    return labelled_rows(photo)
-
-
 def train(folders: list[Path], jobs: int = 2) -> dict[str, np.ndarray]:
     """Fit the network on the squares of the synthetic photos in ``folders`` (``labelled_rows``, photos
     read by ``jobs`` processes)."""
-    from multiprocessing import Pool
+    from scanner.games.eighteen.truth_photos import read_photos
 
-    photos = sorted(photo for folder in folders for photo in folder.glob("*.jpg"))
-    with Pool(jobs) as pool:
-        rows = [r for r in pool.imap(_rows_of, photos, chunksize=4) if r is not None]
+    rows = read_photos(folders, labelled_rows, jobs)
     if not rows:
         raise ValueError("no photo with a truth file whose grid the scanner finds")
     return fit(np.concatenate([x for x, _ in rows]), np.concatenate([y for _, y in rows]))
