@@ -17,6 +17,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from scanner.channels import darkest_channel
 from scanner.grid import Lattice
 
 BORDER = 0.1  # share of a square's side occupied by (half) the printed line and its blur
@@ -29,9 +30,7 @@ def ink_map(image: np.ndarray, paper_scale: int = 0) -> np.ndarray:
     the local maximum over ``paper_scale`` pixels (default: a tenth of the image), which skips over
     strokes and blacked-out areas smaller than that.
     """
-    # per-channel minimum by pairs: numpy's reduction over a short last axis is many times slower
-    dark = np.minimum(np.minimum(image[..., 0], image[..., 1]), image[..., 2]) if image.ndim == 3 else image
-    dark = dark.astype(np.float32)
+    dark = darkest_channel(image).astype(np.float32)
     scale = paper_scale or max(image.shape[:2]) // 10
     factor = 4
     small = cv2.resize(dark, None, fx=1 / factor, fy=1 / factor, interpolation=cv2.INTER_AREA)

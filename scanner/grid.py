@@ -31,6 +31,7 @@ import cv2
 import numpy as np
 from scipy.ndimage import maximum_filter1d, uniform_filter1d
 
+from scanner.channels import darkest_channel
 from scanner.errors import ScanError
 from scanner.locate import thin_dark
 
@@ -292,7 +293,7 @@ def stroke_map(image: np.ndarray) -> np.ndarray:
     >>> int(m[20, 20]), int(m[5, 5])
     (1, 0)
     """
-    darkest = (image.min(axis=2) if image.ndim == 3 else image).astype(np.float32)
+    darkest = darkest_channel(image).astype(np.float32)
     paper = cv2.GaussianBlur(cv2.dilate(darkest, np.ones((15, 15), np.uint8)), (0, 0), 8)
     return (paper - darkest > INK_CONTRAST).astype(np.float32)
 

@@ -32,10 +32,12 @@ Example:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 import cv2
 import numpy as np
 
+from scanner.channels import darkest_channel
 from scanner.games.eighteen.digits import Candidate
 from scanner.games.eighteen.features import diagonal_paths
 
@@ -60,6 +62,7 @@ FAINTEST = 0.5  # lowest level, share of the plan's threshold: a light pen's dig
 BROAD = 0.08  # ink this broad (share of the side) all round is filled in: shading, a blot, not a pen line
 CENTRE_REACH = 0.08  # how far (share of the side) the diagonal's stroke may lie beside its coarse path
 RING_HOLE = 0.015  # least enclosed paper of a ring drawn round a digit, share of the square
+_NEIGHBOURS = np.ones((3, 3), np.uint8)  # a pixel's eight neighbours, as a kernel
 
 
 def square_ink(image: np.ndarray, quad: np.ndarray, side: int = CROP) -> np.ndarray:
@@ -73,7 +76,7 @@ def square_ink(image: np.ndarray, quad: np.ndarray, side: int = CROP) -> np.ndar
     h = cv2.getPerspectiveTransform(np.float32(quad), dst)
     full = side + 2 * pad
     crop = cv2.warpPerspective(image, h, (full, full), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    crop = (crop.min(axis=2) if crop.ndim == 3 else crop).astype(np.float32)
+    crop = darkest_channel(crop).astype(np.float32)
     k = side // 3 | 1
     paper = cv2.GaussianBlur(cv2.dilate(crop, np.ones((k, k), np.uint8)), (0, 0), k / 4)
     return np.clip(1.0 - crop / np.maximum(paper, 1.0), 0.0, 1.0)
@@ -97,21 +100,28 @@ def _runs(b: np.ndarray, length: int) -> tuple[np.ndarray, np.ndarray]:
             cv2.morphologyEx(b, cv2.MORPH_OPEN, np.ones((length, 1), np.uint8)))
 
 
-def _stubs(b: np.ndarray, side: int) -> np.ndarray:
-    """Straight runs of stub length that start on the square's border line (fairway stubs drawn to it)."""
-    pad = (b.shape[0] - side) // 2
-    near = np.zeros_like(b)
+@cache
+def _near_border(size: int, side: int) -> np.ndarray:
+    """Where a stub drawn to the border line of a ``side`` square in a ``size`` crop starts (boolean)."""
+    pad = (size - side) // 2
+    near = np.zeros((size, size), bool)
     reach = max(1, int(round(BORDER * side)))
     for at in (pad, pad + side):
-        near[at - reach:at + reach + 1, :] = 1
-        near[:, at - reach:at + reach + 1] = 1
+        near[at - reach:at + reach + 1, :] = True
+        near[:, at - reach:at + reach + 1] = True
+    return near
+
+
+def _stubs(b: np.ndarray, side: int) -> np.ndarray:
+    """Straight runs of stub length that start on the square's border line (fairway stubs drawn to it)."""
+    near = _near_border(b.shape[0], side)
     out = np.zeros_like(b)
     for runs in _runs(b, max(4, int(round(STUB * side)))):
         count, labels = cv2.connectedComponents(runs, connectivity=8)
         touching = np.zeros(count, np.uint8)
-        touching[np.unique(labels[(near > 0) & (runs > 0)])] = 1
+        touching[labels[near & (runs > 0)]] = 1
         touching[0] = 0
-        out |= touching[labels]
+        out |= np.take(touching, labels)
     return out
 
 
@@ -250,7 +260,7 @@ def _groups(boxes: np.ndarray, gap: float) -> list[list[int]]:
     near = ((x0[:, None] - gap <= x1[None, :]) & (x0[None, :] - gap <= x1[:, None])
             & (y0[:, None] - gap <= y1[None, :]) & (y0[None, :] - gap <= y1[:, None]))
     out = [[i] for i in range(n)]
-    out += [[i, j] for i in range(n) for j in range(i + 1, n) if near[i, j]]
+    out += np.argwhere(np.triu(near, 1)).tolist()
     seen = np.zeros(n, bool)
     for i in range(n):  # clusters: connected parts of the "near" relation
         if seen[i]:
@@ -284,14 +294,14 @@ def _candidate(mask: np.ndarray, x: int, y: int, side: int, pad: int, restored: 
 def with_erased(mask: np.ndarray, erased: np.ndarray) -> np.ndarray | None:
     """A candidate's ``mask`` with the erased strokes that touch it put back (both cut to a box round it),
     or None when none touches it."""
-    touching = cv2.dilate(mask, np.ones((3, 3), np.uint8)) & erased
-    if not touching.any():
+    touching = cv2.dilate(mask, _NEIGHBOURS) & erased
+    if not cv2.countNonZero(touching):
         return None
     count, labels = cv2.connectedComponents(erased, connectivity=8)
     kept = np.zeros(count, np.uint8)
     kept[labels[touching > 0]] = 1
     kept[0] = 0
-    return mask | kept[labels]
+    return mask | np.take(kept, labels)
 
 
 def pieces_to_candidates(b: np.ndarray, side: int, pad: int, erased: np.ndarray | None = None) -> list[Candidate]:
@@ -302,18 +312,21 @@ def pieces_to_candidates(b: np.ndarray, side: int, pad: int, erased: np.ndarray 
     x0, y0, w, h, area = (stats[:, i] for i in range(5))
     cx, cy = x0 + w / 2, y0 + h / 2
     # pieces mostly outside the square belong to the neighbours
-    inside = [k for k in range(1, count) if area[k] >= MIN_PIECE * side * side
-              and pad <= cx[k] <= pad + side and pad <= cy[k] <= pad + side]
+    kept = (area >= MIN_PIECE * side * side) & (pad <= cx) & (cx <= pad + side) & (pad <= cy) & (cy <= pad + side)
+    kept[0] = False  # the background
+    inside = np.flatnonzero(kept).tolist()
     out: list[Candidate | None] = []
     groups = [[inside[i] for i in group] for group in (_groups(stats[inside, :4].astype(float), GAP * side)
                                                         if inside else [])]
-    groups.sort(key=lambda ids: -int(area[ids].sum()))  # a group's ink is its pieces': the largest first
+    # the pieces' boxes and ink as Python numbers: a group's box is taken from them many times over
+    left, top, right, bottom, ink = (x0.tolist(), y0.tolist(), (x0 + w).tolist(), (y0 + h).tolist(), area.tolist())
+    groups.sort(key=lambda ids: -sum(ink[i] for i in ids))  # a group's ink is its pieces': the largest first
     reach = max(2, int(round(GAP * side)))
     for ids in groups:
-        if sum(c is not None for c in out) >= MAX_CANDIDATES:  # the rest are smaller: never read
+        if len(out) - out.count(None) >= MAX_CANDIDATES:  # the rest are smaller: never read
             break
-        gx0, gy0 = int(x0[ids].min()), int(y0[ids].min())
-        gx1, gy1 = int((x0[ids] + w[ids]).max()), int((y0[ids] + h[ids]).max())
+        gx0, gy0 = min(left[i] for i in ids), min(top[i] for i in ids)
+        gx1, gy1 = max(right[i] for i in ids), max(bottom[i] for i in ids)
         tall, wide = max(gx1 - gx0, gy1 - gy0) / side, min(gx1 - gx0, gy1 - gy0) / side
         if not (MIN_TALL <= tall <= MAX_TALL and wide <= MAX_WIDE):  # cheap test before the mask is made
             continue
@@ -360,9 +373,9 @@ def ink_levels(ink: np.ndarray, threshold: float, side: int = CROP, levels: tupl
     return cuts
 
 
-def _same(a: Candidate, b: Candidate) -> bool:
-    """Whether two candidates are the same ink cut from the same place."""
-    return a.origin == b.origin and a.patch.shape == b.patch.shape and bool((a.patch == b.patch).all())
+def _identity(c: Candidate) -> tuple:
+    """What makes two candidates the same ink cut from the same place."""
+    return c.origin, c.patch.shape, c.patch.tobytes()
 
 
 def square_candidates(image: np.ndarray, quad: np.ndarray, threshold: float, side: int = CROP,
@@ -380,7 +393,8 @@ def ink_candidates(ink: np.ndarray, threshold: float, side: int = CROP,
     pad = (ink.shape[0] - side) // 2
     out: list[Candidate] = []
     for cut in cut_levels(ink, threshold, side, levels):
-        out += [c for c in pieces_to_candidates(cut.ink, side, pad, cut.erased) if not any(_same(c, o) for o in out)]
+        seen = {_identity(o) for o in out}
+        out += [c for c in pieces_to_candidates(cut.ink, side, pad, cut.erased) if _identity(c) not in seen]
     return out
 
 
