@@ -29,8 +29,20 @@ def test_an_identical_copy_is_printed_even_when_its_twin_was_read_as_a_drawing()
 
 
 def test_the_twin_of_gorse_or_of_an_unsure_reading_is_gorse():
-    assert eighteen.twin_reading(UNSURE_TREE, GORSE, 0.93).value == {"k": "gorse"}
+    faint_tree = Guess({"k": "tree"}, eighteen.DRAWN_OVER - 0.1)
+    assert eighteen.twin_reading(faint_tree, GORSE, 0.93).value == {"k": "gorse"}
     assert eighteen.twin_reading(UNSURE_TREE, Guess({"k": "tree"}, 0.6), 0.93).value == {"k": "gorse"}
+
+
+def test_a_drawing_over_one_printed_square_stands_flagged_when_the_other_is_bare():
+    """A tree drawn over a printed symbol still matches the bare one closely; read as a tree, it stays one."""
+    read = eighteen.twin_reading(UNSURE_TREE, GORSE, 0.93)
+    assert read.value == {"k": "tree"}
+    assert read.confidence < eighteen.FLAG_BELOW
+    assert read.alternatives[0][0] == {"k": "gorse"}
+    assert [alt for alt, _ in read.alternatives].count({"k": "gorse"}) == 1
+    # the bare square itself stays gorse
+    assert eighteen.twin_reading(GORSE, UNSURE_TREE, 0.93).value == {"k": "gorse"}
 
 
 def test_a_confident_reading_whose_ink_nearly_repeats_is_flagged_with_gorse_offered():

@@ -55,6 +55,9 @@ EDGE_GAP = 0.003  # a grid outline closer than this share of the photo to its ed
 LOOK_ALIKE = 0.85  # coarse correlation of two squares' ink worth the exact printed-twin test
 PRINTED_SURE = 0.98  # a twin this close overrides even a confident reading (hand drawings never repeat so)
 HAND_DRAWN = ("tree", "bunker", "water")  # kinds players draw (gorse is printed)
+DRAWN_OVER = 0.4  # least confidence of a tree, bunker or lake read on a square whose printed twin reads as the bare
+# symbol for the drawing to stand over the symbol (drawings over printed gorse: 0.41-0.73; 200 phone plans, where
+# no bare printed square read as a drawing at all)
 TWIN_DOUBT = 0.7  # most confidence of a twin that overrides another reading (printed twins in a steep photo
 # match from 0.75, one hand's trees up to 0.97: the overriding twin is offered, flagged)
 SHADE = 0.35  # most paper darkening taken for shade rather than ink (blacked-out squares are near 1)
@@ -230,15 +233,18 @@ def _read_faint(patches: np.ndarray, which: list[int], threshold: float) -> list
 def twin_reading(own: Guess, twin: Guess, score: float, printed: bool = True) -> Guess:
     """The reading of a square whose ink matches square ``twin``'s this closely (``planmod.printed_twins``):
     the sheet's printed gorse, unless the twin is a clear tree, bunker or lake that is no identical copy - one
-    hand drew both alike - which is offered, flagged. Twins that are not the sheet's printed pair
-    (``printed``, ``planmod.printed_pair``) are one hand's drawing: the clear twin's kind, or the own reading
-    (``maybe_printed``).
+    hand drew both alike - which is offered, flagged. A square read as a tree, bunker or lake (``DRAWN_OVER``)
+    whose twin reads as the bare symbol has that drawing over its printed symbol: the drawing stands, flagged.
+    Twins that are not the sheet's printed pair (``printed``, ``planmod.printed_pair``) are one hand's drawing:
+    the clear twin's kind, or the own reading (``maybe_printed``).
 
-    >>> tree, unsure = Guess({"k": "tree"}, 0.95), Guess({"k": "bunker"}, 0.5)
+    >>> tree, unsure, bare = Guess({"k": "tree"}, 0.95), Guess({"k": "bunker"}, 0.5), Guess({"k": "gorse"}, 0.9)
     >>> twin_reading(unsure, tree, 0.93).value, twin_reading(unsure, tree, 0.99).value
     ({'k': 'tree'}, {'k': 'gorse'})
     >>> twin_reading(unsure, tree, 0.99, printed=False).value
     {'k': 'tree'}
+    >>> twin_reading(unsure, bare, 0.93).value, twin_reading(Guess({"k": "bunker"}, 0.3), bare, 0.93).value
+    ({'k': 'bunker'}, {'k': 'gorse'})
     """
     confidence = sure(score, planmod.PRINTED_MATCH, 0.03)
     if twin.value["k"] in HAND_DRAWN and twin.confidence >= FLAG_BELOW and (score < PRINTED_SURE or not printed):
@@ -246,6 +252,10 @@ def twin_reading(own: Guess, twin: Guess, score: float, printed: bool = True) ->
                      note="drawn like another square")
     if not printed:
         return maybe_printed(own)
+    if own.value["k"] in HAND_DRAWN and own.confidence >= DRAWN_OVER and twin.value["k"] == "gorse":
+        others = tuple(alt for alt in own.alternatives if alt[0]["k"] != "gorse")
+        return Guess(own.value, min(own.confidence, TWIN_DOUBT), (({"k": "gorse"}, confidence), *others),
+                     note="drawn over a printed symbol")
     if own.value["k"] != "gorse":  # one hand's trees or bunkers can match nearly as closely as printed twins
         confidence = min(confidence, TWIN_DOUBT)
     return Guess({"k": "gorse"}, confidence, ((own.value, own.confidence),), note="printed symbol")
