@@ -94,19 +94,11 @@ if __name__ == "__main__":
 
     from scanner.games.eighteen.digits import onnx_net
     from scanner.games.eighteen.digits_cnn import export, fit
-    from scanner.games.eighteen.square_par import (
-        TUNE_EPOCHS,
-        TUNE_RATE,
-        drawn_squares,
-        network,
-        photographed_squares,
-        with_weights,
-    )
+    from scanner.games.eighteen.square_par import drawn_squares, network, photographed_squares, tune
 
     if len(sys.argv) > 1:  # FOLDER...: the committed network trained on over photographed plans
         x, y = turned_set(*photographed_squares([Path(a) for a in sys.argv[1:]], SIDE))
-        net = fit(with_weights(network(len(CLASSES), LAYOUT, WIDTHS), MODEL), (x,), y, TUNE_EPOCHS, BATCH, SHIFT,
-                  peak_rate=TUNE_RATE)
+        net = tune(network(len(CLASSES), LAYOUT, WIDTHS), MODEL, x, y, BATCH, SHIFT)
     else:
         parts = [turned_set(*drawn_squares(seed, SQUARES, SIDE)) for seed in TRAIN_SEEDS]
         x, y = np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])

@@ -172,14 +172,12 @@ def with_weights(net, path: Path):
     return net
 
 
-def tune(folders: list[Path], jobs: int = 2):
-    """The committed network (``MODEL``) trained on over ``photographed_squares`` of ``folders``, at a gentler
-    rate than from scratch."""
+def tune(net, model: Path, x: np.ndarray, y: np.ndarray, batch: int, shift: int):
+    """``net`` (PyTorch, of the ONNX network at ``model``'s shape) with ``model``'s weights, trained on over
+    inputs ``x`` and labels ``y`` at a gentler rate than from scratch (``TUNE_EPOCHS`` at ``TUNE_RATE``)."""
     from scanner.games.eighteen.digits_cnn import fit
 
-    x, cells = photographed_squares(folders, SIDE, jobs)
-    y = np.array([CLASSES.index(cell.get("par")) for cell in cells])
-    return fit(with_weights(network(), MODEL), (x,), y, TUNE_EPOCHS, BATCH, SHIFT, peak_rate=TUNE_RATE)
+    return fit(with_weights(net, model), (x,), y, TUNE_EPOCHS, batch, shift, peak_rate=TUNE_RATE)
 
 
 if __name__ == "__main__":
@@ -188,7 +186,8 @@ if __name__ == "__main__":
     from scanner.games.eighteen.digits_cnn import export, fit
 
     if len(sys.argv) > 1:  # FOLDER...: trained on over photographed plans
-        net = tune([Path(a) for a in sys.argv[1:]])
+        x, cells = photographed_squares([Path(a) for a in sys.argv[1:]])
+        net = tune(network(), MODEL, x, np.array([CLASSES.index(cell.get("par")) for cell in cells]), BATCH, SHIFT)
     else:
         parts = [training_set(seed, SQUARES) for seed in TRAIN_SEEDS]
         x, y = np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
