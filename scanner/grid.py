@@ -49,8 +49,9 @@ PAPER_LEVEL, PAPER_SPREADS = 75, 8  # ... unless pen strokes make that level far
 LINE_PRESENT = 0.5  # share of that level from which a pixel is line
 DRIFT = 0.012  # how far (share of the grid's side) a comb looks for each line around its even position
 WINDOW = 0.15  # how far (share of a square) a line may lie from its evenly spaced position
-FAINT_PRINT = 0.35  # comb score below which, on both axes, the printed lines are taken as lost (a washed-out or
-# dotted print): the squares are counted from the drawing's rhythm instead
+FAINT_PRINT = 0.35  # comb score below which, on either axis, the printed lines are taken as lost (a washed-out or
+# dotted print, or a drawing so dense that one axis's lines hardly show and the other's count is in doubt): the
+# squares are counted from the drawing's rhythm instead, where it is clear
 DRAWING_RHYTHM = 0.25  # least comb score of the drawing's rhythm on both axes for it to count the squares (lost-line
 # plans: 0.34 and up; plans with clear lines, whose printed lines are ink too: 0.05-0.98 over 398 plans)
 INK_CONTRAST = 40  # grey levels below the surrounding paper, in the darkest channel, from which a pixel is a stroke
@@ -420,7 +421,7 @@ def find_lattice(image: np.ndarray, outline: tuple[float, float, float, float] |
         row_axis, col_axis, (rows, cols) = axes(long_horiz, long_vert)
     except ScanError:
         row_axis, col_axis, (rows, cols) = axes(horiz, vert)
-    if outline is not None and max(max(row_axis.scores.values()), max(col_axis.scores.values())) < FAINT_PRINT:
+    if outline is not None and min(max(row_axis.scores.values()), max(col_axis.scores.values())) < FAINT_PRINT:
         rows, cols = _drawing_counts(image, inside, row_axis, col_axis, aspect) or (rows, cols)
     row_lines, col_lines = row_axis.lines(rows), col_axis.lines(cols)
     # Rectification leaves lines within a small share of a square of their even positions.
