@@ -1,11 +1,13 @@
-"""The whole-square par reader on drawn and photographed squares it was not trained on (seed 1), and the
-squares it is trained on further, cut from synthetic photos."""
+"""The whole-square par reader on drawn and photographed squares it was not trained on (seed 1), the squares
+it is trained on further, cut from synthetic photos, and the second look it takes at a square it is unsure
+of."""
 
 import json
 from pathlib import Path
 
 import numpy as np
 
+from scanner.games.eighteen import square_par
 from scanner.games.eighteen.digits import run_net
 from scanner.games.eighteen.square_par import (
     CLASSES,
@@ -15,6 +17,7 @@ from scanner.games.eighteen.square_par import (
     SIDE,
     drawn_squares,
     photo_squares,
+    steadied,
 )
 
 
@@ -43,3 +46,21 @@ def test_photo_squares_are_cut_upright_from_the_true_grid(tmp_path):
     assert upright >= 0.9 and turned < upright - 0.3
     (tmp_path / "blank.jpg").write_bytes(photo.read_bytes())  # no truth file beside it
     assert photo_squares(tmp_path / "blank.jpg") is None
+
+
+def test_an_unsure_reading_is_steadied_by_reading_the_square_moved_a_pixel_each_way(monkeypatch):
+    # a stand-in network that reads where a square's one inked pixel lies: sure of the first square, and of
+    # the second unsure where it is and of another par a pixel away either way
+    def read_position(model, inputs):
+        row = inputs["x"][:, 0].reshape(len(inputs["x"]), -1).argmax(axis=1) // SIDE
+        return np.array([{40: [0.97, 0.01, 0.01, 0.01], 50: [0.5, 0.4, 0.05, 0.05], 49: [0.2, 0.7, 0.05, 0.05],
+                         51: [0.3, 0.6, 0.05, 0.05]}[int(r)] for r in row])
+
+    monkeypatch.setattr(square_par, "run_net", read_position)
+    x = np.zeros((2, 1, SIDE, SIDE), np.float32)
+    x[0, 0, 40, 40] = x[1, 0, 50, 50] = 1.0
+    probs = steadied(MODEL, x)
+    assert probs[0].tolist() == [0.97, 0.01, 0.01, 0.01]  # a sure reading is not looked at again
+    mean = np.exp(np.log([[0.5, 0.4, 0.05, 0.05], [0.2, 0.7, 0.05, 0.05], [0.3, 0.6, 0.05, 0.05]]).mean(axis=0))
+    assert np.allclose(probs[1], mean / mean.sum(), atol=1e-5)
+    assert int(probs[1].argmax()) == 1  # the three readings together say par 4

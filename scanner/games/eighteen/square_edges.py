@@ -53,7 +53,7 @@ import numpy as np
 
 from scanner.games.eighteen.digits import run_net
 from scanner.games.eighteen.features import EDGES
-from scanner.games.eighteen.square_par import inputs
+from scanner.games.eighteen.square_par import inputs, steadied
 
 MODEL = Path(__file__).with_name("square_edges.onnx")
 CLASSES: tuple[tuple[str, str] | None, ...] = (*((t, g) for t in EDGES for g in EDGES if t != g), None)
@@ -67,7 +67,7 @@ EPOCHS, BATCH, SHIFT = 5, 128, 3  # training passes, batch size, random shift (p
 def read_edges(inks: list[np.ndarray]) -> np.ndarray:
     """Probabilities (N, 13) of the (tee edge, green edge) pairs of ``CLASSES`` for upright square ink crops
     (``parmarks.square_ink``); the last column: no tee/green."""
-    return run_net(MODEL, {"x": inputs(inks, SIDE)})
+    return steadied(MODEL, inputs(inks, SIDE))
 
 
 def label(cell: dict, turns: int = 0) -> int:
