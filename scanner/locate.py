@@ -3,9 +3,11 @@
 Works on a downscaled copy: thin dark lines are picked out with a black-hat filter (wide dark areas such
 as a table cloth or a shadow are not thin, so they drop out), and the grid is the connected web of such
 lines that encloses the most cells (``find_grid_quad``). Its outline is reduced to a quadrilateral. Pen
-strokes drawn inside the grid join the web but do not change its outline; squares blacked out at a corner
-take the lines there away, and an outline whose sides run off the lines is offered with its cut corners
-restored too (``restore_corners``). The later grid stage refines the corners from the printed lines.
+strokes drawn inside the grid join the web but do not change its outline. Squares blacked out at a corner
+take the lines there away, and a stroke may join other print to the web (a title's rule), which pulls the
+outline out to it: an outline whose sides run off the lines is offered again, from the lines beside the
+cells the web encloses and with its cut corners restored (``restore_corners``). The later grid stage
+refines the corners from the printed lines.
 
 Example:
     >>> import numpy as np, cv2
@@ -161,9 +163,22 @@ class _Web:
             shares.append(near[at[inside, 1], at[inside, 0]].sum() / len(at))
         return float(min(shares))
 
+    def lattice_points(self) -> np.ndarray:
+        """(N, 2) x, y of the web's pixels beside a cell it encloses (within ``SIDE_REACH``): the lattice
+        without the spurs of other print that a stroke joins to it (a title's rule, a box's side)."""
+        contours, hierarchy = cv2.findContours(self.component, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+        cells = np.zeros_like(self.component)
+        if hierarchy is not None:
+            holes = [c for c, h in zip(contours, hierarchy[0], strict=True) if h[3] >= 0 and cv2.contourArea(c) >= MIN_CELL_PIXELS]
+            cv2.drawContours(cells, holes, -1, 1, -1)
+        beside = cv2.dilate(cells, np.ones((2 * SIDE_REACH + 1,) * 2, np.uint8)) & self.component
+        ys, xs = np.nonzero(beside)
+        return np.stack([xs + self.origin[0], ys + self.origin[1]], axis=1).astype(np.float32)
+
     def cornered_quad(self) -> np.ndarray | None:
-        """The web's outline with its cut corners restored (``restore_corners``), at working scale."""
-        hull = cv2.convexHull(self.points())
+        """The outline of the web's lattice (``lattice_points``) with its cut corners restored
+        (``restore_corners``), at working scale."""
+        hull = cv2.convexHull(self.lattice_points())
         simpler = cv2.approxPolyDP(hull, CORNER_DETAIL * cv2.arcLength(hull, True), True)
         return restore_corners(simpler.reshape(-1, 2))
 

@@ -395,3 +395,14 @@ def test_a_dense_drawing_that_hides_one_axis_of_lines_is_counted_from_its_rhythm
     img = cv2.imread(str(Path(__file__).with_name("data") / "eighteen-rectified-dense-drawing.png"))
     lattice = find_lattice(img, (48, 48, 688, 688), 1.007)
     assert (lattice.rows, lattice.cols) == (10, 10)
+
+
+def test_a_rule_of_the_sheets_print_joined_to_the_grid_is_left_out_of_its_restored_outline():
+    photo = paper_with_grid(np.full((600, 700, 3), 120, np.uint8), line=40)
+    x0, y0, x1, y1 = GRID
+    cv2.line(photo, (x1, y0 + 10), (x1 + 50, y0 - 30), (40, 40, 40), 2)  # a pen stroke out to a title's rule
+    cv2.line(photo, (x1 + 50, y0 - 55), (x1 + 50, y0 - 5), (40, 40, 40), 2)
+    found = find_grid_quad(photo)
+    grid = [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]
+    assert np.abs(found.corners - grid).max() > 30  # the web's outline runs out to the rule
+    assert found.cornered is not None and np.abs(found.cornered - grid).max() < 3

@@ -89,7 +89,7 @@ def find_geometry(image: np.ndarray) -> Geometry:
     A lattice on paper whose lines the photo bears out poorly is looked for again with the grid located at
     twice the detail (a small grid's outline merges with the sheet's other print at the usual scale), and
     then with the outline's cut corners restored, when its sides ran off the lines (squares blacked out at a
-    corner take the lines there away)."""
+    corner take the lines there away; a stroke joined to a title's rule pulls the outline out to it)."""
     located = find_grid_quad(image)
     try:
         geo = _geometry(image, located)
