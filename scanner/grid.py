@@ -25,7 +25,7 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -48,7 +48,11 @@ PAPER_LEVEL, PAPER_SPREADS = 75, 8  # ... unless pen strokes make that level far
 # percentile): then a line is this many times paper's
 LINE_PRESENT = 0.5  # share of that level from which a pixel is line
 DRIFT = 0.012  # how far (share of the grid's side) a comb looks for each line around its even position
-WINDOW = 0.15  # how far (share of a square) a line may lie from its evenly spaced position
+WINDOW = 0.15  # how far (share of a square) a line may lie from its evenly spaced position ...
+DRIFT_LOOK = 0.5  # ... or, once the lines found drift this share of that off them somewhere, from its drift
+DRIFT_PEAKS = 12  # least line segments found to fit a drift to
+DRIFT_CLOSE, DRIFT_FIT = 1.5, 0.8  # the share of them within this many pixels of the drift it needs (plans whose
+# outline was found a little off: 0.93 and up; pale lines among heavy pen strokes: 0.2-0.45)
 FAINT_PRINT = 0.35  # comb score below which, on either axis, the printed lines are taken as lost (a washed-out or
 # dotted print, or a drawing so dense that one axis's lines hardly show and the other's count is in doubt): the
 # squares are counted from the drawing's rhythm instead, where it is clear
@@ -346,19 +350,25 @@ def _multiples(axis: _Axis, plausible: list[int], makes_squares: Callable[[int],
             and any(m % n == 0 for n in plausible) and makes_squares(m)]
 
 
-def _refine(strength: np.ndarray, lines: np.ndarray, cross: np.ndarray, window: float) -> tuple[np.ndarray, float]:
+def _refine(strength: np.ndarray, lines: np.ndarray, cross: np.ndarray, window: float,
+            drift: _Drift | None = None) -> tuple[np.ndarray, float, list[np.ndarray]]:
     """Fit each horizontal line (rows of ``strength``) as y = quadratic(x), from local peaks per segment.
 
-    ``cross`` are the perpendicular line positions (segment bounds). Returns coefficients per line
-    (highest power first) and the share of segments that had a clear local line.
+    ``cross`` are the perpendicular line positions (segment bounds). Each segment's line is looked for within
+    ``window`` of where the line is expected: its even position, moved by ``drift`` (``_drift``) if given.
+    Returns coefficients per line (highest power first), the share of segments that had a clear local line,
+    and the peaks found (x, y rows) per line.
     """
-    coefs, found, total = [], 0, 0
+    coefs, peaks, found, total = [], [], 0, 0
     h = strength.shape[0]
     present = (strength > LINE_PRESENT).astype(np.float32)
+    span = (cross[0], cross[-1])
     for y0 in lines:
+        expected = np.array([0.0, 0.0, y0]) + (drift.along_line(y0) if drift is not None else 0.0)
         xs, ys, ws = [], [], []
         for a, b in zip(cross[:-1], cross[1:], strict=False):
-            lo, hi = int(max(0, y0 - window)), int(min(h - 1, y0 + window)) + 1
+            centre = np.polyval(expected, 0.5 * (a + b))
+            lo, hi = int(max(0, centre - window)), int(min(h - 1, centre + window)) + 1
             # Share of the segment that is line: a printed line runs all along it, a pen stroke seldom does.
             seg = present[lo:hi, int(a):int(b) + 1].mean(axis=1)
             total += 1
@@ -369,30 +379,102 @@ def _refine(strength: np.ndarray, lines: np.ndarray, cross: np.ndarray, window: 
             ys.append(lo + subpixel_peak(seg, k))
             ws.append(float(seg[k]))
             found += 1
-        coefs.append(_robust_fit(np.array(xs), np.array(ys), np.array(ws), y0, (cross[0], cross[-1]), window))
-    return np.array(coefs), found / max(total, 1)
+        peaks.append(np.array([xs, ys]).reshape(2, -1).T)
+        coefs.append(_robust_fit(np.array(xs), np.array(ys), np.array(ws), expected, span, window))
+    return np.array(coefs), found / max(total, 1), peaks
 
 
-def _robust_fit(xs: np.ndarray, ys: np.ndarray, ws: np.ndarray, fallback: float,
+@dataclass(frozen=True)
+class _Drift:
+    """A smooth displacement of one axis's lines off their even positions over the grid: d = coef . (1, p, a,
+    p a, p^2, a^2), for p across the lines and a along them, each scaled to 0..1 over the grid.
+
+    >>> drift = _Drift(np.array([1.0, 2, 3, 4, 5, 6]), (0.0, 100.0), (10.0, 210.0))
+    >>> x = np.array([10.0, 60.0, 210.0])
+    >>> bool(np.allclose(np.polyval(drift.along_line(30.0), x), drift.at(30.0, x)))
+    True
+    """
+
+    coef: np.ndarray
+    lines: tuple[float, float]  # first and last line (across)
+    span: tuple[float, float]  # first and last crossing line (along)
+
+    def scaled(self, across: np.ndarray | float, along: np.ndarray | float) -> tuple:
+        return ((np.asarray(across, np.float64) - self.lines[0]) / (self.lines[1] - self.lines[0]),
+                (np.asarray(along, np.float64) - self.span[0]) / (self.span[1] - self.span[0]))
+
+    @staticmethod
+    def terms(p: np.ndarray, a: np.ndarray) -> np.ndarray:
+        return np.stack([np.ones_like(p), p, a, p * a, p**2, a**2], axis=-1)
+
+    def at(self, across: np.ndarray | float, along: np.ndarray | float) -> np.ndarray:
+        return self.terms(*np.broadcast_arrays(*self.scaled(across, along))) @ self.coef
+
+    def along_line(self, y0: float) -> np.ndarray:
+        """The drift of the line at ``y0`` as a quadratic in the position x along it (highest power first)."""
+        p = float(self.scaled(y0, 0.0)[0])
+        c0, c1, c2, c3, c4, c5 = self.coef
+        # d = level + slope a + bow a^2 with a = u x + v
+        level, slope, bow = c0 + c1 * p + c4 * p**2, c2 + c3 * p, c5
+        u = 1.0 / (self.span[1] - self.span[0])
+        v = -self.span[0] * u
+        return np.array([bow * u * u, slope * u + 2 * bow * u * v, level + slope * v + bow * v * v])
+
+
+def _drift(lines: np.ndarray, cross: np.ndarray, peaks: list[np.ndarray]) -> _Drift | None:
+    """The smooth displacement (``_Drift``) of one axis's lines that fits the peaks ``_refine`` found, outliers
+    (pen strokes beside a line) dropped; None with too few peaks. A corner of the outline found a little off
+    leaves a tilt, a bent sheet a bow, and lines faint where they drift beyond ``_refine``'s window are not
+    found there: the lines found elsewhere show where they went."""
+    rows = [(y0, x, y - y0) for y0, found in zip(lines, peaks, strict=True) for x, y in found]
+    if len(rows) < DRIFT_PEAKS:
+        return None
+    across, along, offset = (np.array(v, np.float64) for v in zip(*rows, strict=True))
+    drift = _Drift(np.zeros(6), (float(lines[0]), float(lines[-1])), (float(cross[0]), float(cross[-1])))
+    terms = drift.terms(*drift.scaled(across, along))
+    keep = np.ones(len(offset), bool)
+    for _ in range(3):
+        coef = np.linalg.lstsq(terms[keep], offset[keep], rcond=None)[0]
+        resid = np.abs(terms @ coef - offset)
+        keep = resid <= max(DRIFT_CLOSE, 2.5 * float(np.median(resid[keep])))
+    # peaks that are pen strokes as often as lines (a pale print under heavy ink) show no drift
+    return replace(drift, coef=coef) if np.mean(resid <= DRIFT_CLOSE) >= DRIFT_FIT else None
+
+
+def _refine_drifting(strength: np.ndarray, lines: np.ndarray, cross: np.ndarray, window: float) -> tuple[np.ndarray, float]:
+    """``_refine``'s lines and share of segments confirmed; where the lines it found drift (``_drift``) a good
+    share of the window (``DRIFT_LOOK``) off their even positions somewhere, each line is looked for again
+    around its drift, and that fit is kept when it confirms as many segments or more."""
+    fit, found, peaks = _refine(strength, lines, cross, window)
+    drift = _drift(lines, cross, peaks)
+    if drift is None or np.abs(drift.at(*np.meshgrid(lines, cross))).max() < DRIFT_LOOK * window:
+        return fit, found
+    again, found_again, _ = _refine(strength, lines, cross, window, drift)
+    return (again, found_again) if found_again >= found else (fit, found)
+
+
+def _robust_fit(xs: np.ndarray, ys: np.ndarray, ws: np.ndarray, fallback: np.ndarray,
                 span: tuple[float, float], window: float) -> np.ndarray:
     """Quadratic (or lower order with few points) through the local peaks, outliers dropped.
 
-    The line stays within ``window`` of its evenly spaced position ``fallback`` all along ``span``: peaks
-    found on part of it only (the rest hidden under shading) must not bend it away elsewhere, so a curve
-    that strays is replaced by a straight line, and that by a level one.
+    The line stays within ``window`` of where it was expected, the quadratic ``fallback``, all along
+    ``span``: peaks found on part of it only (the rest hidden under shading) must not bend it away
+    elsewhere, so a curve that strays is replaced by a straight line, and that by the expected one moved
+    level with the peaks. The fit is of the peaks' offsets from the expected line.
     """
     if len(xs) < 2:
-        return np.array([0.0, 0.0, fallback])
+        return np.asarray(fallback, np.float64)
+    offsets = ys - np.polyval(fallback, xs)
     keep = np.ones(len(xs), bool)
     for _ in range(2):
         deg = 2 if keep.sum() >= 5 else (1 if keep.sum() >= 2 else 0)
-        fit = np.polyfit(xs[keep], ys[keep], deg, w=np.sqrt(ws[keep]))
-        resid = np.abs(np.polyval(fit, xs) - ys)
+        fit = np.polyfit(xs[keep], offsets[keep], deg, w=np.sqrt(ws[keep]))
+        resid = np.abs(np.polyval(fit, xs) - offsets)
         keep = resid <= max(1.5, 2.5 * np.median(resid[keep]))
     along = np.linspace(span[0], span[1], 9)
-    while len(fit) > 1 and np.abs(np.polyval(fit, along) - fallback).max() > window:
-        fit = np.polyfit(xs[keep], ys[keep], len(fit) - 2, w=np.sqrt(ws[keep])) if keep.any() else np.array([fallback])
-    return np.concatenate([np.zeros(3 - len(fit)), fit])
+    while len(fit) > 1 and np.abs(np.polyval(fit, along)).max() > window:
+        fit = np.polyfit(xs[keep], offsets[keep], len(fit) - 2, w=np.sqrt(ws[keep])) if keep.any() else np.array([0.0])
+    return np.concatenate([np.zeros(3 - len(fit)), fit]) + fallback
 
 
 def find_lattice(image: np.ndarray, outline: tuple[float, float, float, float] | None = None,
@@ -427,8 +509,8 @@ def find_lattice(image: np.ndarray, outline: tuple[float, float, float, float] |
     # Rectification leaves lines within a small share of a square of their even positions.
     row_window = WINDOW * np.diff(row_lines).mean()
     col_window = WINDOW * np.diff(col_lines).mean()
-    row_fit, row_found = _refine(horiz, row_lines, col_lines, row_window)
-    col_fit, col_found = _refine(vert.T, col_lines, row_lines, col_window)
+    row_fit, row_found = _refine_drifting(horiz, row_lines, col_lines, row_window)
+    col_fit, col_found = _refine_drifting(vert.T, col_lines, row_lines, col_window)
     points = np.zeros((len(row_lines), len(col_lines), 2))
     for r in range(len(row_lines)):
         for c in range(len(col_lines)):

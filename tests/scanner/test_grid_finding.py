@@ -406,3 +406,22 @@ def test_a_rule_of_the_sheets_print_joined_to_the_grid_is_left_out_of_its_restor
     grid = [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]
     assert np.abs(found.corners - grid).max() > 30  # the web's outline runs out to the rule
     assert found.cornered is not None and np.abs(found.cornered - grid).max() < 3
+
+
+@pytest.mark.parametrize("corner", range(4))
+def test_lines_that_drift_beyond_the_window_from_an_outline_corner_off_are_followed(corner):
+    # one corner of the outline 0.4 of a square off: the lines near it lie further from their even positions
+    # than a line is looked for, and were fitted where they should have been (0.2-0.36 of a square off)
+    pitch = 56.0
+    img = rectified_plan(10, 10, pitch, line=120, pen=60)
+    side = 48 + 10 * pitch
+    outline = np.float32([[48, 48], [side, 48], [side, side], [48, side]])
+    off = outline.copy()
+    off[corner] += np.float32([18, -14]) * (1 if corner % 2 else -1)
+    drawn = cv2.getPerspectiveTransform(outline, off)
+    photo = cv2.warpPerspective(img, drawn, img.shape[1::-1], borderValue=(228, 228, 228))
+    lattice = find_lattice(photo, (48, 48, side, side), 1.0)
+    even = 48 + pitch * np.arange(11)
+    crossings = np.stack(np.meshgrid(even, even), axis=-1).reshape(-1, 1, 2).astype(np.float32)
+    truth = cv2.perspectiveTransform(crossings, drawn).reshape(11, 11, 2)
+    assert np.linalg.norm(lattice.points - truth, axis=2).max() < 0.05 * pitch
