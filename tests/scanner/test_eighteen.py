@@ -17,6 +17,7 @@ from scanner.games import eighteen, plugin
 from scanner.games.eighteen.classify import read_square
 from scanner.games.eighteen.evaluate import compare
 from scanner.games.eighteen.features import measure
+from scanner.games.eighteen.printcolour import unlike_pen
 from scanner.games.eighteen.squares import KINDS, kind_probabilities
 from scanner.grid import find_lattice
 from scanner.load import load_photo
@@ -146,6 +147,28 @@ def test_outside_photo_reads_against_ground_truth(name):
     flagged = {r.where for r in result.reads if r.flagged}
     assert {e["where"] for e in result.board["review"]} == flagged
 
+
+@needs_outside
+@pytest.mark.parametrize("name", ["plan_0000", "plan_0001"])
+def test_another_printings_gorse_read_as_a_drawing_is_flagged_for_its_colour(name):
+    # these sheets print their gorse in black, one like a bunker, one like a lake, and the player drew in
+    # blue: the symbol was read as a drawing, surely, and not flagged
+    image, truth = _outside(name)
+    reads = {r.where: r for r in eighteen.scan(image).reads}
+    printed = [f"cells[{r}][{c}]" for r, row in enumerate(truth["cells"]) for c, cell in enumerate(row)
+               if cell["k"] == "gorse"]
+    assert printed
+    for where in printed:
+        read = reads[where]
+        assert read.value == {"k": "gorse"} or (read.flagged and {"k": "gorse"} in [v for v, _ in read.alternatives])
+
+
+def test_a_square_stands_out_from_the_pen_only_by_more_than_the_pens_own_spread():
+    blue, teal, black = (0.2, -0.08, -0.12), (0.12, 0.02, -0.14), (0.0, 0.0, 0.0)
+    chromas = np.array([[blue, blue, teal, black]])
+    # one pen: the black square stands out; a sheet drawn in two pens: nothing does
+    assert unlike_pen(chromas, [(0, 0), (0, 1)], [(0, 3)]) == [(0, 3)]
+    assert unlike_pen(chromas, [(0, 0), (0, 2)], [(0, 3)]) == []
 
 @needs_outside
 def test_orientation_is_found_whichever_way_the_photo_is_turned():

@@ -29,6 +29,7 @@ from scanner.games.eighteen.evaluate import compare  # noqa: F401  (plugin inter
 from scanner.games.eighteen.features import MARGIN as LINE_MARGIN
 from scanner.games.eighteen.features import CellFeatures, binarize, measure_all
 from scanner.games.eighteen.parmarks import ink_candidates, square_ink
+from scanner.games.eighteen.printcolour import ink_chromas, unlike_pen
 from scanner.games.eighteen.square_edges import read_edges
 from scanner.games.eighteen.square_par import read_squares
 from scanner.games.eighteen.squares import kind_probabilities
@@ -261,18 +262,28 @@ def twin_reading(own: Guess, twin: Guess, score: float, printed: bool = True) ->
     return Guess({"k": "gorse"}, confidence, ((own.value, own.confidence),), note="printed symbol")
 
 
-def maybe_printed(own: Guess) -> Guess:
+def maybe_printed(own: Guess, note: str = "ink repeats another square's: maybe a symbol printed on the sheet") -> Guess:
     """A confident reading of a square whose ink nearly repeats another's (``planmod.PRINTED_MATCH`` and
-    up): a symbol printed on the sheet repeats like that, and another sheet's symbol can look like anything
-    drawn. The reading stands, flagged, with gorse offered; a square read as gorse stays as it is.
+    up), or is not in the pen's colour (``printcolour``): a symbol printed on the sheet repeats like that, and
+    another sheet's symbol can look like anything drawn. The reading stands, flagged (``note``), with gorse
+    offered; a square read as gorse stays as it is.
 
     >>> maybe_printed(Guess({"k": "water"}, 0.9)).confidence, maybe_printed(Guess({"k": "gorse"}, 0.9)).confidence
     (0.7, 0.9)
     """
     if own.value["k"] == "gorse":
         return own
-    return Guess(own.value, min(own.confidence, TWIN_DOUBT), own.alternatives + (({"k": "gorse"}, 0.3),),
-                 note="ink repeats another square's: maybe a symbol printed on the sheet")
+    return Guess(own.value, min(own.confidence, TWIN_DOUBT), own.alternatives + (({"k": "gorse"}, 0.3),), note=note)
+
+
+def _unlike_pen(image: np.ndarray, lattice: Lattice, patches: np.ndarray, threshold: float,
+                readings: list[list[Guess]]) -> list[tuple[int, int]]:
+    """Squares read as a tree, bunker or lake whose ink is not in the colour of the pen that drew the
+    fairways and tee/greens (``printcolour``), in the rectified ``image``."""
+    chromas = ink_chromas(cut_cells(image, lattice, CELL), patches, threshold, int(2 * BORDER * CELL))
+    where = [(r, c) for r, row in enumerate(readings) for c in range(len(row))]
+    pen = [sq for sq in where if readings[sq[0]][sq[1]].value["k"] in ("fairway", "teegreen", *HAND_DRAWN)]
+    return unlike_pen(chromas, pen, [sq for sq in where if readings[sq[0]][sq[1]].value["k"] in HAND_DRAWN])
 
 
 def _look_alikes(patches: dict[tuple[int, int], np.ndarray]) -> list[tuple[int, int]]:
@@ -386,6 +397,10 @@ def read_plan(image: np.ndarray) -> PlanReading:
     # say): the reading stands, for a person to check
     for r, c in near.keys() - twins.keys():
         final[r][c] = maybe_printed(final[r][c])
+    # fewer gorse squares than the sheet prints: a drawing in a colour unlike the pen's may be the print
+    if sum(g.value["k"] == "gorse" for row in final for g in row) < planmod.PRINTED_SQUARES:
+        for r, c in _unlike_pen(rect.image, lattice, patches, threshold, final):
+            final[r][c] = maybe_printed(final[r][c], "not in the pen's colour: maybe a symbol printed on the sheet")
     digit_reads = {(r, c): planmod.read_par(cs, probs[r, c], turns) for (r, c), cs in cands.items()}
     # a fairway over a corner-to-corner line with a par digit in it is a tee/green whose split the network missed
     for r, c in [(r, c) for r in range(rows) for c in range(cols) if planmod.may_be_teegreen(final[r][c])]:
