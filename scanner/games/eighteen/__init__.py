@@ -278,8 +278,9 @@ def maybe_printed(own: Guess, note: str = "ink repeats another square's: maybe a
 
 def _unlike_pen(image: np.ndarray, lattice: Lattice, patches: np.ndarray, threshold: float,
                 readings: list[list[Guess]]) -> list[tuple[int, int]]:
-    """Squares read as a tree, bunker or lake whose ink is not in the colour of the pen that drew the
-    fairways and tee/greens (``printcolour``), in the rectified ``image``."""
+    """Squares read as a tree, bunker or lake whose ink stands out from the colour of the plan's pen
+    (``printcolour``), in the rectified ``image``: the colour its fairways, tee/greens and hazards share (the
+    print is two of them at most)."""
     chromas = ink_chromas(cut_cells(image, lattice, CELL), patches, threshold, int(2 * BORDER * CELL))
     where = [(r, c) for r, row in enumerate(readings) for c in range(len(row))]
     pen = [sq for sq in where if readings[sq[0]][sq[1]].value["k"] in ("fairway", "teegreen", *HAND_DRAWN)]

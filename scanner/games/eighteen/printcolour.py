@@ -2,12 +2,14 @@
 
 The rules' two gorse squares come printed on the sheet, and another printing's gorse symbol may look like
 anything a player draws (a ring of spikes like a bunker, a cross-hatch like a lake). When fewer than two
-squares read as gorse, a symbol read as a drawing in a colour unlike the pen's is likely the print: it is
-flagged, with gorse offered. The pen's colour is that of the fairways and tee/greens, which are always drawn.
-A colour is the ink's chroma against the square's paper: the logarithms of its colour channels over the
-paper's, less their mean, so grey and black ink are 0 whatever the light. On the photos made by another
-hand (``shared/outside``), the printed gorse of the two plans drawn in blue stood out at 0.13 and 0.27 from the
-pen, the next square at 0.05 and 0.09; where the pen is black, nothing stands out and nothing is flagged.
+squares read as gorse, a symbol read as a drawing in a colour that stands out from the pen's is likely the
+print: it is flagged, with gorse offered. The pen's colour is the one the drawn squares share. A colour is
+the ink's chroma against the square's paper: the logarithms of its mean colour channels over the paper's,
+less their mean, so grey and black ink are 0 whatever the light. On the photos made by another hand
+(``shared/outside``), the printed gorse of the two plans drawn in blue stood 0.09 and 0.21 from the pen, whose
+own squares lay a median 0.011 and 0.016 from it (the next square: 0.057 and 0.089); on a plan whose drawings
+spread 0.085 nothing stands out, nor where the pen is black. On 100 synthetic plans (seed 13402), whose
+hands sometimes change pens, 29 plans had a square flagged so, most of them read right.
 
 Example:
     >>> paper = np.full((2, 1, 8, 8, 3), 230, np.uint8)
