@@ -53,9 +53,8 @@ DRIFT_LOOK = 0.5  # ... or, once the lines found drift this share of that off th
 DRIFT_PEAKS = 12  # least line segments found to fit a drift to
 DRIFT_CLOSE, DRIFT_FIT = 1.5, 0.8  # the share of them within this many pixels of the drift it needs (plans whose
 # outline was found a little off: 0.93 and up; pale lines among heavy pen strokes: 0.2-0.45)
-FAINT_PRINT = 0.35  # comb score below which, on either axis, the printed lines are taken as lost (a washed-out or
-# dotted print, or a drawing so dense that one axis's lines hardly show and the other's count is in doubt): the
-# squares are counted from the drawing's rhythm instead, where it is clear
+FAINT_PRINT = 0.35  # comb score below which, on both axes, the printed lines are taken as lost (a washed-out or
+# dotted print): the squares are counted from the drawing's rhythm instead
 DRAWING_RHYTHM = 0.25  # least comb score of the drawing's rhythm on both axes for it to count the squares (lost-line
 # plans: 0.34 and up; plans with clear lines, whose printed lines are ink too: 0.05-0.98 over 398 plans)
 INK_CONTRAST = 40  # grey levels below the surrounding paper, in the darkest channel, from which a pixel is a stroke
@@ -503,7 +502,7 @@ def find_lattice(image: np.ndarray, outline: tuple[float, float, float, float] |
         row_axis, col_axis, (rows, cols) = axes(long_horiz, long_vert)
     except ScanError:
         row_axis, col_axis, (rows, cols) = axes(horiz, vert)
-    if outline is not None and min(max(row_axis.scores.values()), max(col_axis.scores.values())) < FAINT_PRINT:
+    if outline is not None and max(max(row_axis.scores.values()), max(col_axis.scores.values())) < FAINT_PRINT:
         rows, cols = _drawing_counts(image, inside, row_axis, col_axis, aspect) or (rows, cols)
     row_lines, col_lines = row_axis.lines(rows), col_axis.lines(cols)
     # Rectification leaves lines within a small share of a square of their even positions.

@@ -5,7 +5,6 @@ square squares, and the shape of a sheet seen at a slant."""
 from __future__ import annotations
 
 import itertools
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -386,15 +385,6 @@ def test_webs_running_off_the_photo_can_be_left_out():
     assert find_grid_quad(photo).corners[:, 0].max() > 415
     with pytest.raises(ScanError):
         find_grid_quad(photo, inside=True)
-
-
-def test_a_dense_drawing_that_hides_one_axis_of_lines_is_counted_from_its_rhythm():
-    # A synthetic plan's grid as the scanner rectified it (10 x 10): so much ink on it that the columns'
-    # printed lines hardly show (comb 0.25) while the rows' still do (0.39). Taken from the rows and the
-    # outline's shape, the counts came out 6 x 6; the drawing's rhythm counts 10 x 10 on both axes.
-    img = cv2.imread(str(Path(__file__).with_name("data") / "eighteen-rectified-dense-drawing.png"))
-    lattice = find_lattice(img, (48, 48, 688, 688), 1.007)
-    assert (lattice.rows, lattice.cols) == (10, 10)
 
 
 def test_a_rule_of_the_sheets_print_joined_to_the_grid_is_left_out_of_its_restored_outline():
