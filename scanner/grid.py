@@ -443,13 +443,15 @@ def _drift(lines: np.ndarray, cross: np.ndarray, peaks: list[np.ndarray]) -> _Dr
 def _refine_drifting(strength: np.ndarray, lines: np.ndarray, cross: np.ndarray, window: float) -> tuple[np.ndarray, float]:
     """``_refine``'s lines and share of segments confirmed; where the lines it found drift (``_drift``) a good
     share of the window (``DRIFT_LOOK``) off their even positions somewhere, each line is looked for again
-    around its drift, and that fit is kept when it confirms as many segments or more."""
+    around its drift, and that fit is kept when it confirms as many segments or more. The share returned is
+    the first look's: lines that drift say the outline is off, and a better one may yet be found (a plan
+    whose outline cut a corner was counted 9 x 10 at 0.69, and followed, seemed confirmed at 0.74)."""
     fit, found, peaks = _refine(strength, lines, cross, window)
     drift = _drift(lines, cross, peaks)
     if drift is None or np.abs(drift.at(*np.meshgrid(lines, cross))).max() < DRIFT_LOOK * window:
         return fit, found
     again, found_again, _ = _refine(strength, lines, cross, window, drift)
-    return (again, found_again) if found_again >= found else (fit, found)
+    return (again if found_again >= found else fit), found
 
 
 def _robust_fit(xs: np.ndarray, ys: np.ndarray, ws: np.ndarray, fallback: np.ndarray,

@@ -5,8 +5,8 @@ as a table cloth or a shadow are not thin, so they drop out), and the grid is th
 lines that encloses the most cells (``find_grid_quad``). Its outline is reduced to a quadrilateral. Pen
 strokes drawn inside the grid join the web but do not change its outline. Squares blacked out at a corner
 take the lines there away, and a stroke may join other print to the web (a title's rule), which pulls the
-outline out to it: an outline whose sides run off the lines is offered again, from the lines beside the
-cells the web encloses and with its cut corners restored (``restore_corners``). The later grid stage
+outline out to it: an outline whose sides run off the lines is offered again with its cut corners restored
+(``restore_corners``), from all its lines and from those beside the cells the web encloses. The later grid stage
 refines the corners from the printed lines.
 
 Example:
@@ -59,8 +59,9 @@ class GridQuad:
     corners: np.ndarray  # (4, 2) float32
     line_pixels: int  # size of the line web at working scale (evidence strength)
     area_fraction: float  # quadrilateral area / photo area
-    cornered: np.ndarray | None = None  # the outline with its cut corners restored (``restore_corners``) when
-    # its sides run off the lines (``OUTLINE_COVERED``): another guess, for the caller to check
+    cornered: tuple[np.ndarray, ...] = ()  # when its sides run off the lines (``OUTLINE_COVERED``), the outline
+    # with its cut corners restored (``restore_corners``), of all the web's lines and of those beside the cells
+    # it encloses (``lattice_points``): other guesses, for the caller to check
 
     def draw(self, image: np.ndarray) -> np.ndarray:
         return draw_polygon(image, self.corners, (0, 200, 255), max(2, image.shape[1] // 400))
@@ -175,10 +176,10 @@ class _Web:
         ys, xs = np.nonzero(beside)
         return np.stack([xs + self.origin[0], ys + self.origin[1]], axis=1).astype(np.float32)
 
-    def cornered_quad(self) -> np.ndarray | None:
-        """The outline of the web's lattice (``lattice_points``) with its cut corners restored
+    def cornered_quad(self, points: np.ndarray) -> np.ndarray | None:
+        """The outline of some of the web's pixels (``points``) with its cut corners restored
         (``restore_corners``), at working scale."""
-        hull = cv2.convexHull(self.lattice_points())
+        hull = cv2.convexHull(points)
         simpler = cv2.approxPolyDP(hull, CORNER_DETAIL * cv2.arcLength(hull, True), True)
         return restore_corners(simpler.reshape(-1, 2))
 
@@ -331,6 +332,7 @@ def find_grid_quad(image: np.ndarray, side: int = WORK_SIDE, inside: bool = Fals
         paper = _paper(small, bright)
         large = [web for web in large if framed_by_paper(web.quad, paper)] or large
     best = _grid_web(large)
-    cornered = best.cornered_quad() if best.side_coverage(best.quad) < OUTLINE_COVERED else None
+    guesses = [best.cornered_quad(points) for points in (best.points(), best.lattice_points())] \
+        if best.side_coverage(best.quad) < OUTLINE_COVERED else []
     return GridQuad((best.quad + 0.5) / scale - 0.5, best.pixels, best.area / strength.size,
-                    None if cornered is None else (cornered + 0.5) / scale - 0.5)
+                    tuple((quad + 0.5) / scale - 0.5 for quad in guesses if quad is not None))

@@ -99,8 +99,8 @@ def find_geometry(image: np.ndarray) -> Geometry:
     # only for a grid on paper: other games' tiles and cards confirm grid lines poorly too
     if geo.lattice.line_support < GRID_SURE and paper_share(geo) >= PAPER_PLAN:
         geo = _better_confirmed(geo, lambda: find_grid_quad(image, 2 * WORK_SIDE), image)
-        if geo.lattice.line_support < GRID_SURE and located.cornered is not None:
-            geo = _better_confirmed(geo, lambda: replace(located, corners=located.cornered), image)
+        for cornered in located.cornered if geo.lattice.line_support < GRID_SURE else ():
+            geo = _better_confirmed(geo, lambda cornered=cornered: replace(located, corners=cornered), image)
     return geo
 
 
