@@ -114,15 +114,20 @@ def quad_from_points(points: np.ndarray) -> np.ndarray:
     return order_corners(approx.reshape(4, 2))
 
 
-def enclosed_cells(component: np.ndarray) -> tuple[int, float]:
-    """Paper regions a web of lines (binary mask) encloses, at least ``MIN_CELL_PIXELS`` each: their count
-    and their total area."""
+def cell_outlines(component: np.ndarray) -> list[tuple[np.ndarray, float]]:
+    """The paper regions a web of lines (binary mask) encloses, at least ``MIN_CELL_PIXELS`` each: each one's
+    contour and area."""
     contours, hierarchy = cv2.findContours(component, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hierarchy is None:
-        return 0, 0.0
-    areas = [cv2.contourArea(c) for c, h in zip(contours, hierarchy[0], strict=True) if h[3] >= 0]
-    cells = [a for a in areas if a >= MIN_CELL_PIXELS]
-    return len(cells), float(sum(cells))
+        return []
+    holes = [(c, cv2.contourArea(c)) for c, h in zip(contours, hierarchy[0], strict=True) if h[3] >= 0]
+    return [(c, area) for c, area in holes if area >= MIN_CELL_PIXELS]
+
+
+def enclosed_cells(component: np.ndarray) -> tuple[int, float]:
+    """How many cells a web of lines encloses (``cell_outlines``), and their total area."""
+    cells = cell_outlines(component)
+    return len(cells), float(sum(area for _, area in cells))
 
 
 @dataclass(frozen=True)
@@ -167,11 +172,8 @@ class _Web:
     def lattice_points(self) -> np.ndarray:
         """(N, 2) x, y of the web's pixels beside a cell it encloses (within ``SIDE_REACH``): the lattice
         without the spurs of other print that a stroke joins to it (a title's rule, a box's side)."""
-        contours, hierarchy = cv2.findContours(self.component, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
         cells = np.zeros_like(self.component)
-        if hierarchy is not None:
-            holes = [c for c, h in zip(contours, hierarchy[0], strict=True) if h[3] >= 0 and cv2.contourArea(c) >= MIN_CELL_PIXELS]
-            cv2.drawContours(cells, holes, -1, 1, -1)
+        cv2.drawContours(cells, [c for c, _ in cell_outlines(self.component)], -1, 1, -1)
         beside = cv2.dilate(cells, np.ones((2 * SIDE_REACH + 1,) * 2, np.uint8)) & self.component
         ys, xs = np.nonzero(beside)
         return np.stack([xs + self.origin[0], ys + self.origin[1]], axis=1).astype(np.float32)
