@@ -142,9 +142,9 @@ class _Web:
     edge: bool  # runs off the photo
     level: float  # the line strength it was found at
 
-    def points(self) -> np.ndarray:
-        """(N, 2) x, y of the web's pixels."""
-        ys, xs = np.nonzero(self.component)
+    def points(self, mask: np.ndarray | None = None) -> np.ndarray:
+        """(N, 2) x, y of the web's pixels (of ``mask``, a part of its box, if given)."""
+        ys, xs = np.nonzero(self.component if mask is None else mask)
         return np.stack([xs + self.origin[0], ys + self.origin[1]], axis=1).astype(np.float32)
 
     @cached_property
@@ -174,9 +174,7 @@ class _Web:
         without the spurs of other print that a stroke joins to it (a title's rule, a box's side)."""
         cells = np.zeros_like(self.component)
         cv2.drawContours(cells, [c for c, _ in cell_outlines(self.component)], -1, 1, -1)
-        beside = cv2.dilate(cells, np.ones((2 * SIDE_REACH + 1,) * 2, np.uint8)) & self.component
-        ys, xs = np.nonzero(beside)
-        return np.stack([xs + self.origin[0], ys + self.origin[1]], axis=1).astype(np.float32)
+        return self.points(cv2.dilate(cells, np.ones((2 * SIDE_REACH + 1,) * 2, np.uint8)) & self.component)
 
     def cornered_quad(self, points: np.ndarray) -> np.ndarray | None:
         """The outline of some of the web's pixels (``points``) with its cut corners restored

@@ -392,9 +392,11 @@ def ink_candidates(ink: np.ndarray, threshold: float, side: int = CROP,
     own frame (0..1, x right, y down), patches binary at ``side`` pixels a square."""
     pad = (ink.shape[0] - side) // 2
     out: list[Candidate] = []
+    seen: set[tuple] = set()  # the identities of the earlier levels' candidates
     for cut in cut_levels(ink, threshold, side, levels):
-        seen = {_identity(o) for o in out}
-        out += [c for c in pieces_to_candidates(cut.ink, side, pad, cut.erased) if _identity(c) not in seen]
+        new = [c for c in pieces_to_candidates(cut.ink, side, pad, cut.erased) if _identity(c) not in seen]
+        out += new
+        seen.update(_identity(c) for c in new)
     return out
 
 
