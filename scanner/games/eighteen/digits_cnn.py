@@ -45,12 +45,12 @@ def network():
             super().__init__()
             self.c1, self.c2, self.c3 = nn.Conv2d(1, 16, 3, padding=1), nn.Conv2d(16, 32, 3, padding=1), \
                 nn.Conv2d(32, 32, 3, padding=1)
-            self.hidden, self.out, self.drop = nn.Linear(32 * 36 + 1, 128), nn.Linear(128, len(LABELS)), nn.Dropout(0.3)
+            self.fc, self.out, self.drop = nn.Linear(32 * 36 + 1, 128), nn.Linear(128, len(LABELS)), nn.Dropout(0.3)
 
         def forward(self, x, a):
             x = torch.max_pool2d(torch.relu(self.c1(x)), 2)
             x = torch.max_pool2d(torch.relu(self.c3(torch.relu(self.c2(x)))), 2)
-            return self.out(self.drop(torch.relu(self.hidden(torch.cat([x.flatten(1), a], 1)))))
+            return self.out(self.drop(torch.relu(self.fc(torch.cat([x.flatten(1), a], 1)))))
 
     return DigitNet()
 
