@@ -43,6 +43,9 @@ class PhotoOutcome:
     error: str = ""
     scan_seconds: float = 0.0
     decode_seconds: float = 0.0
+    # wrong reads a person checking the flagged ones would not see (``ScanResult.unflagged``); None when the
+    # game's compare() does not list the places it found wrong
+    missed: list[str] | None = None
 
     @property
     def wrong_unflagged(self) -> bool:
@@ -89,6 +92,8 @@ def measure_photo(jpg: Path, game: str) -> PhotoOutcome:
     counts = plugin(game).compare(true_board, scored.scan.board)
     outcome.exact = bool(counts.pop("exact"))
     outcome.counts = counts
+    if "wrong" in counts:
+        outcome.missed = scored.scan.unflagged(counts["wrong"])
     outcome.flagged = bool(scored.scan.flagged) or scored.result is None
     outcome.error = scored.error
     read_totals = sorted(s.total for s in scored.result.scores) if scored.result else None
@@ -115,6 +120,9 @@ def summarize(outcomes: list[PhotoOutcome]) -> dict[str, float]:
     summary["scores exactly right %"] = 100.0 * sum(o.score_right for o in outcomes) / n
     summary["photos flagged %"] = 100.0 * sum(o.flagged for o in outcomes) / n
     summary["wrong scores not flagged"] = sum(o.wrong_unflagged for o in outcomes)
+    listed = [o.missed for o in outcomes if o.missed is not None]
+    if listed:  # stricter: a flagged photo may still hide a wrong read among its unflagged ones
+        summary["wrong reads not flagged"] = sum(len(m) for m in listed)
     summary["scan errors"] = sum(bool(o.error) for o in outcomes)
     scans = sorted(o.scan_seconds for o in outcomes)
     decodes = sorted(o.decode_seconds for o in outcomes)
@@ -140,10 +148,11 @@ def run(
 def write_reports(outcomes: list[PhotoOutcome], summary: dict[str, float], out_dir: Path, title: str) -> None:
     """results.csv (one row per photo) and summary.md (the table quoted in notes)."""
     keys = sorted({k for o in outcomes for k in o.counts})
-    header = ["photo", *keys, "exact", "score_right", "flagged", "wrong_unflagged", "scan_s", "decode_s", "error"]
+    header = ["photo", *keys, "exact", "score_right", "flagged", "wrong_unflagged", "wrong_reads_unflagged",
+              "scan_s", "decode_s", "error"]
     rows = [[o.photo, *(o.counts.get(k, "") for k in keys), int(o.exact), int(o.score_right), int(o.flagged),
-             int(o.wrong_unflagged), f"{o.scan_seconds:.3f}", f"{o.decode_seconds:.3f}", o.error]
-            for o in outcomes]
+             int(o.wrong_unflagged), "" if o.missed is None else " ".join(o.missed), f"{o.scan_seconds:.3f}",
+             f"{o.decode_seconds:.3f}", o.error] for o in outcomes]
     write_tables([header, *rows], summary, out_dir, title)
 
 

@@ -57,3 +57,20 @@ class ScanResult:
     @property
     def flagged(self) -> list[Read]:
         return [r for r in self.reads if r.flagged]
+
+    def unflagged(self, wrong: list[str]) -> list[str]:
+        """Of the board places read wrong (``wrong``, as ``Read.where`` names them), those a person checking the
+        flagged reads would not be shown: neither the read there nor the read of the item it belongs to
+        (``cells[2][3]`` for ``cells[2][3].par``) is flagged. A place no read stands for (the grid's size, say)
+        is shown only when every read is flagged.
+
+        >>> cell = Read("cells[0][0]", {"k": "empty"}, 0.5, True)
+        >>> ScanResult("g", {}, [cell, Read("cells[0][1]", {"k": "empty"}, 0.9, False)]).unflagged(
+        ...     ["cells[0][0].par", "cells[0][1]", "grid"])
+        ['cells[0][1]', 'grid']
+        """
+        flagged = {r.where for r in self.flagged}
+        known = {r.where for r in self.reads}
+        everything = len(flagged) == len(known)
+        return [w for w in wrong if not (w in flagged or w.split(".")[0] in flagged
+                                         or (everything and w not in known and w.split(".")[0] not in known))]

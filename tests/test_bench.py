@@ -25,3 +25,10 @@ def test_summary_rates():
 def test_unreadable_photo_counts_every_item_wrong():
     counts = {"cards": 27, "cards_wrong": 0, "grids": 3, "exact": True, "wrong": []}
     assert _all_wrong(counts) == {"cards": 27, "cards_wrong": 27, "grids": 3}
+
+
+def test_wrong_reads_not_flagged_are_counted_only_for_games_that_list_them():
+    listing = [_outcome(1, False, False, True), _outcome(0, True, True, False)]
+    listing[0].missed, listing[1].missed = ["cells[0][1]", "cells[2][2].par"], []
+    assert summarize(listing)["wrong reads not flagged"] == 2
+    assert "wrong reads not flagged" not in summarize([_outcome(1, False, False, True)])

@@ -70,13 +70,6 @@ def truth_board(path: Path) -> dict:
     return from_neutral(data)
 
 
-def unflagged_wrong(result, comparison: dict) -> list[str]:
-    """Wrong reads that the scanner did not flag for review."""
-    flagged = {r.where for r in result.reads if r.flagged}
-    return [w for w in comparison["wrong"] if w != "grid" and w not in flagged
-            and w.split(".")[0] not in flagged]
-
-
 def evaluate_folder(folder: Path) -> dict[str, Any]:
     """Scan each photo with a truth file; totals, per-photo rows and timings."""
     from scanner.games import eighteen
@@ -102,7 +95,7 @@ def evaluate_folder(folder: Path) -> dict[str, Any]:
         times.append(t2 - t1)
         decode_times.append(t1 - t0)
         cmp = compare(truth_board(truth_path), result.board)
-        missed = unflagged_wrong(result, cmp)
+        missed = result.unflagged(cmp["wrong"])
         for key in ("squares", "squares_wrong", "digits", "digits_wrong"):
             totals[key] += cmp[key]
         totals["exact"] += int(cmp["exact"])
