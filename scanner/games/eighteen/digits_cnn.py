@@ -9,9 +9,19 @@ about 10 minutes to make and each of the 8 passes over them 30 seconds or more.
 Run ``python -m scanner.games.eighteen.digits_cnn``; it prints the held-out accuracy on crops of squares
 drawn from another seed. The training loop (``fit``, ``export``) is shared with the whole-square par reader
 (``square_par``).
+
+``python -m scanner.games.eighteen.digits_cnn FOLDER...`` trains the committed network on further (as
+``square_par.tune`` does: 2 passes at a peak rate of 5e-4) over the very pieces a scan cuts from the
+tee/green squares of photographed plans (``photo_candidates``), labelled from their truth files: the piece
+the scan reads its par from, and the other cuts of that mark, as the square's true par (and turned, as not a
+digit); pieces apart from it that the scan reads as no digit, as not a digit. Drawn squares are clean and
+their digits whole; a photo's are blurred, small and cut by its own ink threshold, and there the reader
+misread about 1 in 15 of the pieces a par was read from.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 
@@ -27,6 +37,8 @@ from scanner.games.eighteen.digits import (
 )
 
 EPOCHS, BATCH, PEAK_RATE = 8, 256, 3e-3
+DIGIT_LIKE = 0.5  # a piece the scan reads as a par digit at least this surely counts as one (``photo_candidates``)
+OTHERS_KEPT = 0.3  # share of a photo's pieces that are no digit trained on (a square gives many)
 
 
 def arrays(samples: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -95,14 +107,66 @@ def export(net, examples: tuple[np.ndarray, ...], names: tuple[str, ...], path) 
                       output_names=["logits"], dynamic_axes=axes, dynamo=False)
 
 
+def photo_candidates(photo: Path) -> list[tuple[np.ndarray, int, int]] | None:
+    """(crop, quarter turns, label) samples of one synthetic ``photo``: each square its scan reads a par in that
+    its truth file makes a tee/green, cut into pieces as the scan cuts it and read as the scan reads them
+    (``plan.digit_probabilities`` at the plan's turn), labelled by the true par (see the module's text);
+    None without a truth file, or for a photo the scan cannot read. Random stream: the photo's name."""
+    from scanner.errors import ScanError
+    from scanner.games.eighteen import cut_squares, read_plan
+    from scanner.games.eighteen import plan as planmod
+    from scanner.games.eighteen.parmarks import ink_candidates, square_ink
+    from scanner.games.eighteen.truth_photos import with_truth
+
+    known = with_truth(photo)
+    if known is None:
+        return None
+    loaded, truth, _ = known
+    try:
+        plan, cut = read_plan(loaded.image), cut_squares(loaded.image)  # the grid is found once for both
+    except ScanError:
+        return None
+    cells, turns = truth["board"]["cells"], plan.orientation.turns
+    lattice, rect = plan.geometry.lattice, plan.geometry.rectified
+    rng = np.random.default_rng(list(photo.name.encode()))
+    other, out = len(LABELS) - 1, []
+    for r, c in plan.digits:
+        ur, uc = planmod.upright_index(r, c, lattice.rows, lattice.cols, turns)
+        if ur >= len(cells) or uc >= len(cells[ur]) or cells[ur][uc]["k"] != "teegreen":
+            continue
+        cands = ink_candidates(square_ink(loaded.image, rect.to_photo(lattice.cell_quad(r, c))), cut.threshold)
+        if not cands:
+            continue
+        digit_like = planmod.digit_probabilities(cands, turns)[:, turns, :3]
+        best = int(digit_like.max(axis=1).argmax())
+        found = digit_like[best].sum() >= DIGIT_LIKE
+        for cand, likeness in zip(cands, digit_like.sum(axis=1), strict=True):
+            if planmod.overlaps(cand, cands[best]):
+                if found and likeness >= DIGIT_LIKE:
+                    out += [(cand.patch, turns, LABELS.index(str(cells[ur][uc]["par"]))),
+                            (cand.patch, (turns + int(rng.integers(1, 4))) % 4, other)]
+            elif likeness < DIGIT_LIKE and rng.random() < OTHERS_KEPT:
+                out.append((cand.patch, turns, other))
+    return out
+
+
 if __name__ == "__main__":
+    import sys
+
     from scanner.games.eighteen.digits import onnx_net, predict_images
     from scanner.games.eighteen.digits_train import square_training_set, varied
+    from scanner.games.eighteen.square_par import tune
+    from scanner.games.eighteen.truth_photos import read_photos
 
-    samples = square_training_set(SQUARES, 0) + training_set(LONE, 0)
-    images, aspects, labels = arrays(samples + varied(samples, np.random.default_rng(0)))
-    export(fit(network(), (images, aspects), labels, EPOCHS, BATCH), (np.zeros((1, 1, SIDE, SIDE), np.float32),
-           np.zeros((1, 1), np.float32)), ("x", "a"), CNN_MODEL)
+    if len(sys.argv) > 1:  # FOLDER...: trained on over photographed plans
+        samples = [s for part in read_photos([Path(a) for a in sys.argv[1:]], photo_candidates) for s in part]
+        images, aspects, labels = arrays(samples)
+        net = tune(network(), CNN_MODEL, (images, aspects), labels, BATCH, 0)
+    else:
+        samples = square_training_set(SQUARES, 0) + training_set(LONE, 0)
+        images, aspects, labels = arrays(samples + varied(samples, np.random.default_rng(0)))
+        net = fit(network(), (images, aspects), labels, EPOCHS, BATCH)
+    export(net, (np.zeros((1, 1, SIDE, SIDE), np.float32), np.zeros((1, 1), np.float32)), ("x", "a"), CNN_MODEL)
     onnx_net.cache_clear()
     held_out = square_training_set(SQUARES // 10, seed=1)
     labels = np.array([label for _, _, label in held_out])

@@ -98,7 +98,7 @@ if __name__ == "__main__":
 
     if len(sys.argv) > 1:  # FOLDER...: the committed network trained on over photographed plans
         x, y = turned_set(*photographed_squares([Path(a) for a in sys.argv[1:]], SIDE))
-        net = tune(network(len(CLASSES), LAYOUT, WIDTHS), MODEL, x, y, BATCH, SHIFT)
+        net = tune(network(len(CLASSES), LAYOUT, WIDTHS), MODEL, (x,), y, BATCH, SHIFT)
     else:
         parts = [turned_set(*drawn_squares(seed, SQUARES, SIDE)) for seed in TRAIN_SEEDS]
         x, y = np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])

@@ -197,12 +197,13 @@ def with_weights(net, path: Path):
     return net
 
 
-def tune(net, model: Path, x: np.ndarray, y: np.ndarray, batch: int, shift: int):
+def tune(net, model: Path, inputs: tuple[np.ndarray, ...], y: np.ndarray, batch: int, shift: int):
     """``net`` (PyTorch, of the ONNX network at ``model``'s shape) with ``model``'s weights, trained on over
-    inputs ``x`` and labels ``y`` at a gentler rate than from scratch (``TUNE_EPOCHS`` at ``TUNE_RATE``)."""
+    ``inputs`` (the arrays it takes, in order) and labels ``y`` at a gentler rate than from scratch
+    (``TUNE_EPOCHS`` at ``TUNE_RATE``)."""
     from scanner.games.eighteen.digits_cnn import fit
 
-    return fit(with_weights(net, model), (x,), y, TUNE_EPOCHS, batch, shift, peak_rate=TUNE_RATE)
+    return fit(with_weights(net, model), inputs, y, TUNE_EPOCHS, batch, shift, peak_rate=TUNE_RATE)
 
 
 if __name__ == "__main__":
@@ -212,7 +213,7 @@ if __name__ == "__main__":
 
     if len(sys.argv) > 1:  # FOLDER...: trained on over photographed plans
         x, cells = photographed_squares([Path(a) for a in sys.argv[1:]])
-        net = tune(network(), MODEL, x, np.array([CLASSES.index(cell.get("par")) for cell in cells]), BATCH, SHIFT)
+        net = tune(network(), MODEL, (x,), np.array([CLASSES.index(cell.get("par")) for cell in cells]), BATCH, SHIFT)
     else:
         parts = [training_set(seed, SQUARES) for seed in TRAIN_SEEDS]
         x, y = np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
