@@ -530,3 +530,24 @@ def test_an_unread_par_of_a_completed_hole_is_offered_as_its_length():
     unread = with_square_reading(DigitRead(None, 0.0, None), _square_probs(None, 0.9), PAR_SURE)
     read = with_hole_length(unread, 5, PAR_SURE)
     assert unread.confidence < 0.1 and read.par == 5 and 0 < read.confidence < PAR_SURE
+
+
+def test_photo_candidates_label_the_piece_a_par_is_read_from_by_the_true_par(tmp_path):
+    import json
+    from pathlib import Path
+
+    from scanner.games.eighteen.digits_cnn import photo_candidates
+
+    photo = Path("fixtures/sets/18-holes-phone/18-holes-phone-101-0000.jpg")
+    pars = {cell["par"] for row in json.loads(photo.with_suffix(".json").read_text())["board"]["cells"]
+            for cell in row if cell["k"] == "teegreen"}
+    samples = photo_candidates(photo)
+    upright = {label for _, turns, label in samples if label != len(LABELS) - 1}
+    assert upright and {int(LABELS[label]) for label in upright} <= pars
+    # each piece taken as a digit is also taken, turned another way, as no digit; and some pieces are no digit
+    digits = [(id(patch), turns) for patch, turns, label in samples if label != len(LABELS) - 1]
+    others = {id(patch): turns for patch, turns, label in samples if label == len(LABELS) - 1}
+    assert all(key in others and others[key] != turns for key, turns in digits)
+    assert len(others) > len(digits)
+    (tmp_path / "blank.jpg").write_bytes(photo.read_bytes())  # no truth file beside it
+    assert photo_candidates(tmp_path / "blank.jpg") is None

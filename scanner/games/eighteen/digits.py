@@ -11,10 +11,10 @@ typefaces and hands with random slant, rotation and stroke width (``digits_train
 scanner.games.eighteen.digits`` to rebuild ``digits_model.npz`` and ``python -m
 scanner.games.eighteen.digits_cnn`` for ``digits_cnn.onnx``, which needs PyTorch: ``pip install -e
 .[train]``); the convolutional network was then trained further on the pieces a scan cuts from
-photographed plans (``digits_cnn.photo_candidates``). They have a fourth class, "not a par digit": flags, stubs, rings, blots, fragments, part of a
-digit, and the digits turned by 90, 180 and 270 degrees - so they also say whether a digit is upright, which
-is how the plan's orientation is found. Each upright digit is also trained once more with a pixel of ink
-more or less, or more or less slanted.
+photographed plans (``digits_cnn.photo_candidates``). They have a fourth class, "not a par digit": flags,
+stubs, rings, blots, fragments, part of a digit, and the digits turned by 90, 180 and 270 degrees - so they
+also say whether a digit is upright, which is how the plan's orientation is found. Each upright digit is
+also trained once more with a pixel of ink more or less, or more or less slanted.
 
 Example:
     >>> import numpy as np, cv2
