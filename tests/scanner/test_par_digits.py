@@ -474,9 +474,12 @@ def test_a_doubtful_par_gives_way_to_a_surer_square_reading_and_is_offered_for_r
     assert kept.par == 4 and kept.confidence == 0.8  # the square reader is no surer than 0.7 x 0.9
 
 
-def test_a_sure_par_stands_against_the_square_reader():
-    read = with_square_reading(DigitRead(4, 0.97, (0.3, 0.7)), _square_probs(3, 0.99), PAR_SURE)
+def test_a_sure_par_stands_against_the_square_reader_unless_it_is_sure_of_another():
+    read = with_square_reading(DigitRead(4, 0.97, (0.3, 0.7)), _square_probs(3, 0.9), PAR_SURE)
     assert read.par == 4 and read.confidence == 0.97
+    contradicted = with_square_reading(DigitRead(4, 0.97, (0.3, 0.7)), _square_probs(3, 0.99), PAR_SURE)
+    assert contradicted.par == 3 and contradicted.confidence < PAR_SURE  # flagged, the digit's 4 offered
+    assert contradicted.alternatives[0] == (4, 0.97)
 
 
 def test_two_readers_agreeing_surely_make_the_par_sure():

@@ -195,8 +195,9 @@ def read_par(cands: list[Candidate], probs: np.ndarray, turns: int) -> DigitRead
 
 def with_square_reading(digit: DigitRead, probs: np.ndarray, sure: float) -> DigitRead:
     """The par read again with the whole-square reader's probabilities ``probs`` (``square_par``: 3, 4, 5, no
-    digit). A par the digit reader is sure of (``sure``) stands; an unread par, or a doubtful one the square
-    reader is surer of (``SQUARE_WEIGHT``), takes the square reader's par, still doubtful; the two readers
+    digit). A par the digit reader is sure of (``sure``) stands unless the square reader says another par
+    surely (``SQUARE_SURE``); an unread par, a contradicted one, or a doubtful one the square reader is surer
+    of (``SQUARE_WEIGHT``), takes the square reader's par, still doubtful; the two readers
     agreeing surely (``SQUARE_SURE``, ``CONFIRMED``) make the par sure. They fail differently: the digit
     reader when the cut breaks a digit or joins it to a line, the square reader when a digit is small. The
     result carries the two readers' pooled probabilities (``pooled_evidence``) for a later look."""
@@ -207,7 +208,11 @@ def with_square_reading(digit: DigitRead, probs: np.ndarray, sure: float) -> Dig
         if digit.confidence >= CONFIRMED and p >= SQUARE_SURE:
             return replace(digit, confidence=max(digit.confidence, sure), located=digit.placed)
         return digit
-    if digit.par is not None and (digit.confidence >= sure or SQUARE_WEIGHT * p <= digit.confidence):
+    # a par the square reader contradicts surely is in doubt however sure the digit reader is, and the square
+    # reader's par is the better guess (over the 400 photographed plans of seeds 14002 and 14102 this put 9
+    # pars right and 1 wrong, and flagged 7 wrong pars the digit reader had been sure of)
+    contradicted = p >= SQUARE_SURE
+    if digit.par is not None and not contradicted and (digit.confidence >= sure or SQUARE_WEIGHT * p <= digit.confidence):
         return digit
     others = tuple((CLASSES[j], float(probs[j])) for j in order[1:] if probs[j] > UNLISTED)
     own = ((digit.par, digit.confidence),) if digit.par is not None else ()
