@@ -69,8 +69,12 @@ class ScanResult:
         ...     ["cells[0][0].par", "cells[0][1]", "grid"])
         ['cells[0][1]', 'grid']
         """
-        flagged = {r.where for r in self.flagged}
-        known = {r.where for r in self.reads}
-        everything = len(flagged) == len(known)
-        return [w for w in wrong if not (w in flagged or w.split(".")[0] in flagged
-                                         or (everything and w not in known and w.split(".")[0] not in known))]
+        flagged, known = {r.where for r in self.flagged}, {r.where for r in self.reads}
+
+        def shown(place: str) -> bool:
+            item = place.split(".")[0]
+            if place in known or item in known:
+                return place in flagged or item in flagged
+            return flagged == known
+
+        return [w for w in wrong if not shown(w)]

@@ -342,6 +342,7 @@ class PlanReading:
     squares: list[list[Guess]]  # final reading of every square, rectified frame
     digits: dict[tuple[int, int], planmod.DigitRead]  # par digit of each tee/green square
     orientation: planmod.Orientation
+    threshold: float  # the plan's ink level: what its squares and par digits were cut at
 
 
 def read_plan(image: np.ndarray) -> PlanReading:
@@ -432,7 +433,7 @@ def read_plan(image: np.ndarray) -> PlanReading:
         if fitted is not digit:
             digit_reads[r, c] = fitted
             final[r][c] = planmod.resolve_teegreen(guesses, r, c, fitted, sides[r, c])
-    return PlanReading(geo, final, digit_reads, orient)
+    return PlanReading(geo, final, digit_reads, orient, threshold)
 
 
 def scan(image: np.ndarray, setup: dict | None = None, debug: Debug | None = None) -> ScanResult:

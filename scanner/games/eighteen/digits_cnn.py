@@ -122,8 +122,8 @@ def photo_candidates(photo: Path) -> list[tuple[np.ndarray, int, int]] | None:
     (``plan.digit_probabilities`` at the plan's turn), labelled by the true par (see the module's text);
     None without a truth file, or for a photo the scan cannot read. Random stream: the photo's name."""
     from scanner.errors import ScanError
-    from scanner.games.eighteen import cut_squares, read_plan
     from scanner.games.eighteen import plan as planmod
+    from scanner.games.eighteen import read_plan
     from scanner.games.eighteen.parmarks import ink_candidates, square_ink
     from scanner.games.eighteen.truth_photos import with_truth
 
@@ -132,7 +132,7 @@ def photo_candidates(photo: Path) -> list[tuple[np.ndarray, int, int]] | None:
         return None
     loaded, truth, _ = known
     try:
-        plan, cut = read_plan(loaded.image), cut_squares(loaded.image)  # the grid is found once for both
+        plan = read_plan(loaded.image)
     except ScanError:
         return None
     cells, turns = truth["board"]["cells"], plan.orientation.turns
@@ -143,7 +143,7 @@ def photo_candidates(photo: Path) -> list[tuple[np.ndarray, int, int]] | None:
         ur, uc = planmod.upright_index(r, c, lattice.rows, lattice.cols, turns)
         if ur >= len(cells) or uc >= len(cells[ur]) or cells[ur][uc]["k"] != "teegreen":
             continue
-        cands = ink_candidates(square_ink(loaded.image, rect.to_photo(lattice.cell_quad(r, c))), cut.threshold)
+        cands = ink_candidates(square_ink(loaded.image, rect.to_photo(lattice.cell_quad(r, c))), plan.threshold)
         if not cands:
             continue
         digit_like = planmod.digit_probabilities(cands, turns)[:, turns, :3]
