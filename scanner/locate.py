@@ -59,6 +59,7 @@ class GridQuad:
     corners: np.ndarray  # (4, 2) float32
     line_pixels: int  # size of the line web at working scale (evidence strength)
     area_fraction: float  # quadrilateral area / photo area
+    edge: bool = False  # the web of lines runs off the photo (a plan cut by it, or a table's checks)
     cornered: tuple[np.ndarray, ...] = ()  # when its sides run off the lines (``OUTLINE_COVERED``), the outline
     # with its cut corners restored (``restore_corners``), of all the web's lines and of those beside the cells
     # it encloses (``lattice_points``): other guesses, for the caller to check
@@ -334,5 +335,5 @@ def find_grid_quad(image: np.ndarray, side: int = WORK_SIDE, inside: bool = Fals
     best = _grid_web(large)
     guesses = [best.cornered_quad(points) for points in (best.points(), best.lattice_points())] \
         if best.side_coverage(best.quad) < OUTLINE_COVERED else []
-    return GridQuad((best.quad + 0.5) / scale - 0.5, best.pixels, best.area / strength.size,
+    return GridQuad((best.quad + 0.5) / scale - 0.5, best.pixels, best.area / strength.size, best.edge,
                     tuple((quad + 0.5) / scale - 0.5 for quad in guesses if quad is not None))

@@ -5,6 +5,7 @@ square squares, and the shape of a sheet seen at a slant."""
 from __future__ import annotations
 
 import itertools
+from functools import partial
 
 import cv2
 import numpy as np
@@ -378,6 +379,36 @@ def test_a_grid_running_off_the_photo_gives_way_to_a_well_confirmed_one_inside_i
                         lambda image, side=WORK_SIDE, inside=False: GridQuad(table if inside else off_edge, 1000, 0.2))
     with pytest.raises(ScanError, match="edge of the photo"):
         eighteen.find_geometry(photo.copy())
+
+
+def test_a_poorly_confirmed_outline_from_a_web_running_off_the_photo_gives_way_to_one_inside_it(monkeypatch):
+    """A checked cloth's web runs off the photo with its outline just inside it, across the sheet: the webs
+    clear of the photo's edge are looked at too, and the one the lines bear out wins."""
+    from scanner.games import eighteen
+    from scanner.locate import WORK_SIDE, GridQuad
+
+    photo = paper_with_grid(np.full((700, 800, 3), 60, np.uint8), rows=10, cols=10, line=60)
+    x0, y0, x1, y1 = GRID
+    right = np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+    turn = np.radians(20)
+    across = (right - right.mean(axis=0)) @ np.float32([[np.cos(turn), np.sin(turn)], [-np.sin(turn), np.cos(turn)]])
+    across = 0.8 * across + right.mean(axis=0)  # inside the photo, on the sheet, along none of its lines
+    asked = []
+
+    def located(image, side=WORK_SIDE, inside=False, edge=True):
+        asked.append(inside)
+        return GridQuad(right if inside else across, 1000, 0.2, edge=not inside and edge)
+
+    monkeypatch.setattr(eighteen, "find_grid_quad", located)
+    geo = eighteen.find_geometry(photo)
+    assert asked[0] is False and asked[-1] is True
+    assert (geo.lattice.rows, geo.lattice.cols) == (10, 10)
+    assert corners_close(geo.rectified.to_photo(geo.lattice.corners()), 3.0)
+    # a web clear of the photo's edge is the best there is: nothing is looked for again among the same webs
+    asked.clear()
+    monkeypatch.setattr(eighteen, "find_grid_quad", partial(located, edge=False))
+    assert eighteen.find_geometry(photo.copy()).lattice.line_support < eighteen.GRID_SURE
+    assert True not in asked
 
 
 def test_webs_running_off_the_photo_can_be_left_out():

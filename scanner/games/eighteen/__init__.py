@@ -88,9 +88,11 @@ def find_geometry(image: np.ndarray) -> Geometry:
     A grid that cannot be read (one running off the photo) is looked for again among the webs of lines clear
     of the photo's edge (``_clear_of_edge``).
     A lattice on paper whose lines the photo bears out poorly is looked for again with the grid located at
-    twice the detail (a small grid's outline merges with the sheet's other print at the usual scale), and
-    then with the outline's cut corners restored, when its sides ran off the lines (squares blacked out at a
-    corner take the lines there away; a stroke joined to a title's rule pulls the outline out to it)."""
+    twice the detail (a small grid's outline merges with the sheet's other print at the usual scale), then
+    with the outline's cut corners restored, when its sides ran off the lines (squares blacked out at a
+    corner take the lines there away; a stroke joined to a title's rule pulls the outline out to it), and
+    then among the webs clear of the photo's edge, when the one found runs off it (a patch of a checked
+    cloth, its lines stronger than the plan's, can hold an outline just inside the photo)."""
     located = find_grid_quad(image)
     try:
         geo = _geometry(image, located)
@@ -101,6 +103,8 @@ def find_geometry(image: np.ndarray) -> Geometry:
         geo = _better_confirmed(geo, lambda: find_grid_quad(image, 2 * WORK_SIDE), image)
         for cornered in located.cornered if geo.lattice.line_support < GRID_SURE else ():
             geo = _better_confirmed(geo, lambda cornered=cornered: replace(located, corners=cornered), image)
+        if located.edge and geo.lattice.line_support < GRID_SURE:
+            geo = _better_confirmed(geo, lambda: find_grid_quad(image, inside=True), image)
     return geo
 
 
