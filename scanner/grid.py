@@ -24,6 +24,7 @@ Example:
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -307,18 +308,41 @@ def _rhythm_axis(profile: np.ndarray, first: float, last: float) -> _Axis:
     each square's symbol in its middle and keep off its sides, so a count's square middles hold more of the
     drawing than its lines: the score is the difference, as a share of the mean. Half the true count puts
     its middles on lines, twice the true count puts half its lines in middles: both score low."""
-    mean = float(profile[int(first):int(last)].mean()) + 1e-9
-    scores = {}
-    for count in range(MIN_CELLS, MAX_CELLS + 1):
-        pitch = (last - first) / count
-        if pitch < 6:
-            break
-        smooth = uniform_filter1d(profile, max(1, int(pitch / 4)))
-        pos = np.linspace(first, last, count + 1)
-        lines = smooth[np.round(pos[1:-1]).astype(int)]
-        middles = smooth[np.round(0.5 * (pos[:-1] + pos[1:])).astype(int)]
-        scores[count] = float((middles.mean() - lines.mean()) / mean)
-    return _Axis(first, last, scores)
+    counts = itertools.takewhile(lambda count: (last - first) / count >= 6, range(MIN_CELLS, MAX_CELLS + 1))
+    return _Axis(first, last, {count: _rhythm(profile, first, last, count) for count in counts})
+
+
+def _rhythm(profile: np.ndarray, first: float, last: float, count: int) -> float:
+    """``_rhythm_axis``'s score of one count."""
+    pitch = (last - first) / count
+    smooth = uniform_filter1d(profile, max(1, int(pitch / 4)))
+    pos = np.linspace(first, last, count + 1)
+    lines = smooth[np.round(pos[1:-1]).astype(int)]
+    middles = smooth[np.round(0.5 * (pos[:-1] + pos[1:])).astype(int)]
+    return float((middles.mean() - lines.mean()) / (float(profile[int(first):int(last)].mean()) + 1e-9))
+
+
+def drawing_rhythm(image: np.ndarray, lattice: Lattice) -> float:
+    """How well the squares of ``lattice`` fit the drawing in ``image``: ``_rhythm_axis``'s score of its row and
+    column counts, the mean of the two (about 0 for a blank plan or a count that is a fraction or multiple of
+    the true one; 0.25 and up for the true count of a drawn plan). Where printed lines are too pale to tell
+    two counts apart, the drawing still can.
+
+    >>> img = np.full((200, 200, 3), 235, np.uint8)
+    >>> for r in range(4):
+    ...     for c in range(4):
+    ...         _ = cv2.circle(img, (25 + 50 * c, 25 + 50 * r), 12, (40, 40, 40), 3)
+    >>> def even(n): return Lattice(np.stack(np.meshgrid(np.linspace(0, 199, n + 1), np.linspace(0, 199, n + 1)), -1), 0.0)
+    >>> drawing_rhythm(img, even(4)) > 0.25 > drawing_rhythm(img, even(2))
+    True
+    """
+    p = lattice.points
+    top, bottom = float(p[0, :, 1].mean()), float(p[-1, :, 1].mean())
+    left, right = float(p[:, 0, 0].mean()), float(p[:, -1, 0].mean())
+    strokes = stroke_map(image)
+    rows = strokes[:, int(left):int(right)].mean(axis=1)
+    cols = strokes[int(top):int(bottom)].mean(axis=0)
+    return 0.5 * (_rhythm(rows, top, bottom, lattice.rows) + _rhythm(cols, left, right, lattice.cols))
 
 
 def _drawing_counts(image: np.ndarray, inside: tuple[slice, slice], rows: _Axis, cols: _Axis,

@@ -411,6 +411,30 @@ def test_a_poorly_confirmed_outline_from_a_web_running_off_the_photo_gives_way_t
     assert True not in asked
 
 
+def test_of_two_poorly_confirmed_counts_the_one_the_drawing_fits_is_kept(monkeypatch):
+    """Lines too pale to place confirm a wrong count about as poorly as the right one; the drawing in the
+    squares tells them apart. With nothing drawn, the lines' support decides."""
+    from scanner.games import eighteen
+    from scanner.grid import Lattice
+    from scanner.rectify import Rectified
+
+    def geometry(image, count, support):
+        ticks = np.linspace(20, 620, count + 1)
+        lattice = Lattice(np.stack(np.meshgrid(ticks, ticks), axis=-1), support)
+        return eighteen.Geometry(Rectified(image, np.eye(3), 20, (600, 600)), lattice)
+
+    drawn = np.full((640, 640, 3), 235, np.uint8)
+    for r, c in itertools.product(range(10), repeat=2):
+        if (r * 7 + c * 3) % 4:  # most squares drawn in, each in its middle
+            cv2.circle(drawn, (50 + 60 * c, 50 + 60 * r), 15, (150, 60, 30), 3)
+    blank = np.full_like(drawn, 235)
+    for image in (drawn, blank):
+        right, wrong = geometry(image, 10, 0.38), geometry(image, 6, 0.40)
+        monkeypatch.setattr(eighteen, "_geometry", lambda image, quad, wrong=wrong: wrong)
+        kept = eighteen._better_confirmed(right, lambda: None, image)
+        assert kept is (right if image is drawn else wrong)
+
+
 def test_webs_running_off_the_photo_can_be_left_out():
     photo = paper_with_grid(np.full((700, 800, 3), 60, np.uint8))[:, :420]  # the grid cut by the photo's edge
     assert find_grid_quad(photo).corners[:, 0].max() > 415

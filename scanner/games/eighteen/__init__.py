@@ -33,7 +33,7 @@ from scanner.games.eighteen.printcolour import ink_chromas, unlike_pen
 from scanner.games.eighteen.square_edges import read_edges
 from scanner.games.eighteen.square_par import read_squares
 from scanner.games.eighteen.squares import kind_probabilities
-from scanner.grid import Lattice, find_lattice
+from scanner.grid import DRAWING_RHYTHM, Lattice, drawing_rhythm, find_lattice
 from scanner.histogram import uint8_percentile
 from scanner.locate import PAPER_SATURATION, WORK_SIDE, GridQuad, balanced_to_white, find_grid_quad
 from scanner.memo import same_image
@@ -124,12 +124,19 @@ def _clear_of_edge(image: np.ndarray, refused: ScanError) -> Geometry:
 
 def _better_confirmed(geo: Geometry, locate_again: Callable[[], GridQuad], image: np.ndarray) -> Geometry:
     """``geo`` or the geometry from the grid located again, whichever lattice the photo's lines bear out
-    better."""
+    better; or, when neither is well confirmed and they count the squares differently, whichever the drawing
+    fits better (``drawing_rhythm``) if it fits either well: lines too pale to place confirm a wrong count
+    about as poorly as the right one (a small, blurred plan: 10 x 10 at 0.38, 6 x 6 at 0.40)."""
     try:
         other = _geometry(image, locate_again())
     except ScanError:
         return geo
-    return other if other.lattice.line_support > geo.lattice.line_support else geo
+    first, again = geo.lattice, other.lattice
+    if (first.rows, first.cols) != (again.rows, again.cols) and max(first.line_support, again.line_support) < GRID_SURE:
+        fits = drawing_rhythm(geo.rectified.image, first), drawing_rhythm(other.rectified.image, again)
+        if max(fits) >= DRAWING_RHYTHM:
+            return other if fits[1] > fits[0] else geo
+    return other if again.line_support > first.line_support else geo
 
 
 def _geometry(image: np.ndarray, quad: GridQuad) -> Geometry:
