@@ -73,13 +73,28 @@ def totals(board: dict[str, Any]) -> list[float] | None:
         return None
 
 
+class TruthError(ValueError):
+    """A photo's ground-truth file that cannot be read as one for the game."""
+
+
+def read_truth(jpg: Path, game: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``truth_setup`` of the truth file beside ``jpg``; TruthError, naming the file, when it is unreadable or
+    not a truth file for ``game``."""
+    path = jpg.with_suffix(".json")
+    try:
+        return truth_setup(json.loads(path.read_text(encoding="utf-8")), game)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise TruthError(f"{path}: cannot read the ground truth ({err})") from None
+    except (KeyError, TypeError, AttributeError, IndexError) as err:
+        raise TruthError(f"{path}: not a ground-truth file for {game} (no {err})") from None
+
+
 def measure_photo(jpg: Path, game: str) -> PhotoOutcome:
-    truth = json.loads(jpg.with_suffix(".json").read_text(encoding="utf-8"))
+    setup, true_board = read_truth(jpg, game)
     outcome = PhotoOutcome(jpg.name)
     start = time.perf_counter()
     cv2.imread(str(jpg), cv2.IMREAD_COLOR)
     outcome.decode_seconds = time.perf_counter() - start
-    setup, true_board = truth_setup(truth, game)
     start = time.perf_counter()
     try:
         scored = scan_photo(jpg, game, setup)

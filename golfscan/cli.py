@@ -253,6 +253,11 @@ def bench(game: str, preset: str, count: int, seed: int, megapixels: float | Non
         photos = sorted(p for p in Path(photos_dir).glob("*.jpg") if p.with_suffix(".json").is_file())
         if not photos:
             fail(f"{photos_dir}: no photos with ground truth (X.jpg beside X.json)")
+        for photo in photos:  # every truth file checked before the long part
+            try:
+                benchmark.read_truth(photo, game)
+            except benchmark.TruthError as err:
+                fail(str(err))
     else:
         try:
             names = make_batch(game, preset, count, seed, out / "photos", megapixels=megapixels, jobs=jobs)

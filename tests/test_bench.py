@@ -1,8 +1,15 @@
-"""The benchmark's arithmetic: rates per item kind, flags, and unreadable photos counted as all wrong."""
+"""The benchmark's arithmetic: rates per item kind, flags, and unreadable photos counted as all wrong; its truth
+files: any the game reads, others refused with one line before anything is scanned."""
+
+import json
+from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
+from paths import outside_dir
 
-from golfscan.bench import PhotoOutcome, _all_wrong, format_summary, summarize
+from golfscan.bench import PhotoOutcome, _all_wrong, format_summary, read_truth, summarize
+from golfscan.cli import main
 
 
 def _outcome(wrong, exact, score_right, flagged, seconds=1.0):
@@ -32,3 +39,26 @@ def test_wrong_reads_not_flagged_are_counted_only_for_games_that_list_them():
     listing[0].missed, listing[1].missed = ["cells[0][1]", "cells[2][2].par"], []
     assert summarize(listing)["wrong reads not flagged"] == 2
     assert "wrong reads not flagged" not in summarize([_outcome(1, False, False, True)])
+
+
+def test_a_truth_file_of_another_kind_stops_the_bench_before_it_scans_with_one_line(tmp_path):
+    (tmp_path / "plan.jpg").write_bytes(b"not scanned")
+    for content, reason in (('{"rows": 1}', "not a ground-truth file for 18-holes"), ('{"rows":', "cannot read")):
+        (tmp_path / "plan.json").write_text(content)
+        result = CliRunner().invoke(main, ["bench", "--game", "18-holes", "--seed", "1", "--photos", str(tmp_path),
+                                           "--out", str(tmp_path / "out")])
+        assert result.exit_code != 0 and isinstance(result.exception, SystemExit)
+        assert reason in result.output and "Traceback" not in result.output
+        assert len(result.output.strip().splitlines()) == 1
+        assert not (tmp_path / "out").exists()
+
+
+def test_outside_samples_in_the_neutral_format_are_benchmarked_as_they_are():
+    folder = (outside_dir() or Path("missing")) / "18-holes"
+    if not folder.is_dir():
+        pytest.skip("outside sample photos not found")
+    photo = sorted(folder.glob("*.jpg"))[0]
+    setup, board = read_truth(photo, "18-holes")
+    truth = json.loads(photo.with_suffix(".json").read_text())
+    assert board["cells"] == truth["cells"] and board["grid"] == {"rows": truth["rows"], "cols": truth["cols"]}
+    assert setup == {}

@@ -7,6 +7,8 @@ A plugin module provides::
     def likelihood(image) -> float               # 0..1, how much the photo looks like this game
     def compare(truth_board, read_board) -> dict  # counts for `golfscan bench`: {"<items>": n,
                                                   # "<items>_wrong": k, ..., "exact": bool}
+    def bench_setup(truth) -> (setup, board)    # optional: `golfscan bench`'s setup and true board from a
+                                                # truth file (default: its "board", setup and player from it)
     WORK_PIXELS: int                            # optional: decode photos down to about this many pixels
     def warm_up() -> None                       # optional: build now what ``scan`` builds once and keeps
                                                 # (templates): a batch calls it before its workers fork

@@ -25,7 +25,7 @@ from scanner.debug import Debug
 from scanner.errors import ScanError
 from scanner.games.eighteen import plan as planmod
 from scanner.games.eighteen.classify import BARE, Guess, read_square, sure
-from scanner.games.eighteen.evaluate import compare  # noqa: F401  (plugin interface, used by `golfscan bench`)
+from scanner.games.eighteen.evaluate import bench_setup, compare  # noqa: F401  (plugin interface, used by `golfscan bench`)
 from scanner.games.eighteen.features import MARGIN as LINE_MARGIN
 from scanner.games.eighteen.features import CellFeatures, binarize, measure_all
 from scanner.games.eighteen.parmarks import ink_candidates, square_ink

@@ -59,15 +59,27 @@ def compare(truth_board: dict, read_board: dict) -> dict[str, Any]:
 
 
 def truth_board(path: Path) -> dict:
-    """A truth file as a board dict (neutral outside-sample format converted)."""
-    data = json.loads(path.read_text())
-    if "board" in data:  # a synthetic photo's truth: the board plus the photo geometry
-        return data["board"]
-    if "format" in data:
-        return data
+    """A truth file as a board dict (``as_board``)."""
+    return as_board(json.loads(path.read_text()))
+
+
+def as_board(truth: dict) -> dict:
+    """A truth file's contents as a board dict: a synthetic photo's board, a board file itself, or the neutral
+    outside-sample format converted. KeyError when it is none of them."""
+    if "board" in truth:  # a synthetic photo's truth: the board plus the photo geometry
+        return truth["board"]
+    if "format" in truth:
+        return truth
     from rules.eighteen.neutral import from_neutral
 
-    return from_neutral(data)
+    return from_neutral(truth)
+
+
+def bench_setup(truth: dict) -> tuple[dict, dict]:
+    """For ``golfscan bench``: the setup a player would give (player, Prime Location, Committee Bonus) and the
+    true board, from any truth file ``as_board`` reads (outside samples can be benchmarked as they are)."""
+    board = as_board(truth)
+    return {key: board[key] for key in ("setup", "player") if key in board}, board
 
 
 def evaluate_folder(folder: Path) -> dict[str, Any]:
