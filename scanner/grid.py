@@ -324,8 +324,8 @@ def _rhythm(profile: np.ndarray, first: float, last: float, count: int) -> float
 
 def drawing_rhythm(image: np.ndarray, lattice: Lattice) -> float:
     """How well the squares of ``lattice`` fit the drawing in ``image``: ``_rhythm_axis``'s score of its row and
-    column counts, the mean of the two (about 0 for a blank plan or a count that is a fraction or multiple of
-    the true one; 0.25 and up for the true count of a drawn plan). Where printed lines are too pale to tell
+    column counts, the mean of the two: about 0 on a blank plan, and on a drawn one highest for the true count
+    (a small, blurred plan: 0.53 for its 10 x 10, 0.31 for 6 x 6). Where printed lines are too pale to tell
     two counts apart, the drawing still can.
 
     >>> img = np.full((200, 200, 3), 235, np.uint8)
