@@ -426,12 +426,13 @@ def read_plan(image: np.ndarray) -> PlanReading:
             digit_reads[r, c] = digit
             inks[r, c] = ink
     # every par read once more from its whole square, turned upright (``square_par``), and the square's tee
-    # and green edges read from it too (``square_edges``)
+    # and green edges read from it too (``square_edges``), which also says which diagonal splits it
     upright = [np.rot90(inks[sq], turns) for sq in digit_reads]
     pars, ends = (read_squares(upright), read_edges(upright)) if upright else ([], [])
     for (r, c), par_probs, edge_probs in zip(list(digit_reads), pars, ends, strict=True):
         digit_reads[r, c] = planmod.with_square_reading(digit_reads[r, c], par_probs, PAR_SURE)
-        guesses[r][c] = planmod.with_edge_reading(guesses[r][c], edge_probs, turns)
+        split = planmod.with_reader_diagonal(guesses[r][c], measured[r * cols + c], edge_probs, turns)
+        guesses[r][c] = planmod.with_edge_reading(split, edge_probs, turns)
     sides = planmod.tee_sides(guesses, digit_reads)
     for (r, c), digit in digit_reads.items():
         final[r][c] = planmod.resolve_teegreen(guesses, r, c, digit, sides[r, c])

@@ -76,12 +76,16 @@ def _fairway(f: CellFeatures) -> tuple[dict, float, tuple]:
     return {"k": "fairway", "edges": sorted((a, b), key=EDGES.index)}, conf, alternatives
 
 
+def stub_halves(f: CellFeatures, diagonal: int) -> tuple[tuple[float, float], ...]:
+    """The stub ink at each triangle's two edges (``HALVES[diagonal]`` order) of a square split by ``diagonal``."""
+    ink = stub_ink(f.strokes, diagonal)
+    return tuple((ink[a], ink[b]) for a, b in HALVES[diagonal])
+
+
 def _teegreen(f: CellFeatures) -> tuple[int, tuple, float]:
     """The diagonal on ink, the stub ink at each triangle's two edges, and how sure the diagonal is."""
     best = 0 if f.diagonal[0] >= f.diagonal[1] else 1
-    ink = stub_ink(f.strokes, best)
-    halves = tuple((ink[a], ink[b]) for a, b in HALVES[best])
-    return best, halves, sure(f.diagonal[best] - f.diagonal[1 - best], DIAGONAL_GAP, 0.02)
+    return best, stub_halves(f, best), sure(f.diagonal[best] - f.diagonal[1 - best], DIAGONAL_GAP, 0.02)
 
 
 def _plain(kind: str) -> dict:
