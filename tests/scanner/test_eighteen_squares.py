@@ -19,6 +19,7 @@ from scanner.games.eighteen.plan import (
     resolve_teegreen,
     tee_sides,
     with_edge_reading,
+    with_reader_diagonal,
 )
 from scanner.games.eighteen.square_edges import CLASSES as EDGE_PAIRS
 from scanner.games.eighteen.squares import JITTER, KINDS, jittered
@@ -50,6 +51,34 @@ def test_each_triangle_connects_through_the_edge_its_stub_lines_run_from():
             [Guess({"k": "fairway", "edges": ["E", "W"]}, 0.95), guess]]
     joined = resolve_teegreen(plan, 1, 1, digit)
     assert joined.value == alone.value and joined.confidence > eighteen.FLAG_BELOW
+
+
+def _crossed_teegreen_ink() -> np.ndarray:
+    """Both diagonals inked alike (the other one shaded over, say), a stub of two lines from N and one from E."""
+    ink = np.zeros((64, 64), np.float32)
+    cv2.line(ink, (2, 2), (61, 61), 1.0, 3)
+    cv2.line(ink, (2, 61), (61, 2), 1.0, 3)
+    for x in (26, 38):
+        cv2.line(ink, (x, 0), (x, 64 - x), 1.0, 2)  # from the N edge down to the BL-TR diagonal
+    for y in (26, 38):
+        cv2.line(ink, (63, y), (y, y), 1.0, 2)  # from the E edge across to it
+    return cv2.GaussianBlur(ink, (0, 0), 0.8)
+
+
+def test_a_tee_green_whose_edge_reader_surely_needs_the_other_diagonal_is_split_by_it_flagged():
+    f = measure(_crossed_teegreen_ink(), 0.3)
+    guess = read_square(f, np.eye(len(KINDS))[KINDS.index("teegreen")])
+    assert guess.diagonal == 0  # a tie: the strokes cannot tell, and N and E share a triangle of it
+    turned = with_reader_diagonal(guess, f, _edge_probs("N", "E", 0.95), 0)
+    assert turned.diagonal == 1 and turned.confidence < eighteen.FLAG_BELOW
+    digit = DigitRead(4, 0.95, (0.3, 0.2), digit_like=0.95)  # the par beside the N stub
+    read = resolve_teegreen([[turned]], 0, 0, digit)
+    assert (read.value["tee_edge"], read.value["green_edge"]) == ("N", "E")
+    # read upright after a quarter turn, the reader's N and E are the photographed E and S: this diagonal splits them
+    assert with_reader_diagonal(guess, f, _edge_probs("N", "E", 0.95), 1) is guess
+    # a pair either diagonal splits, or a reader not sure enough, leaves the strokes' diagonal
+    assert with_reader_diagonal(guess, f, _edge_probs("N", "S", 0.95), 0) is guess
+    assert with_reader_diagonal(guess, f, _edge_probs("N", "E", 0.6), 0) is guess
 
 
 def test_a_fairway_over_a_corner_to_corner_line_with_a_sure_par_in_it_is_a_tee_green_to_check():
