@@ -251,7 +251,7 @@ def with_hole_length(digit: DigitRead, length: int, sure: float) -> DigitRead:
     as its par (``PAR_FITS_ODDS``), makes the length likeliest takes the length, still doubtful (never surer
     than ``UNSTEADY``). A sure par stands, fitting or not.
 
-    >>> read = DigitRead(3, 0.5, None, evidence=(0.6, 0.3, 0.1))
+    >>> read = DigitRead(3, 0.5, None, evidence=(0.7, 0.2, 0.1))
     >>> [with_hole_length(read, length, 0.8).par for length in (4, 5, 0)]
     [4, 3, 3]
     """
