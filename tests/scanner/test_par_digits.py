@@ -535,6 +535,17 @@ def test_an_unread_par_of_a_completed_hole_is_offered_as_its_length():
     assert unread.confidence < 0.1 and read.par == 5 and 0 < read.confidence < PAR_SURE
 
 
+def test_a_par_only_the_square_reader_read_yields_to_its_completed_holes_length_flagged():
+    # the digit reader found no par digit; the square reader alone says 3 at 0.95, no surer than it is right
+    unread = with_square_reading(DigitRead(None, 0.1, (0.3, 0.7)), _square_probs(3, 0.95), PAR_SURE)
+    assert unread.par == 3
+    read = with_hole_length(unread, 5, PAR_SURE)
+    assert read.par == 5 and read.confidence < PAR_SURE
+    # the same reading beside a digit the digit reader read as 3 too stands
+    read_too = with_square_reading(DigitRead(3, 0.7, (0.3, 0.7)), _square_probs(3, 0.95), PAR_SURE)
+    assert with_hole_length(read_too, 5, PAR_SURE).par == 3
+
+
 def test_photo_candidates_label_the_piece_a_par_is_read_from_by_the_true_par(tmp_path):
     import json
     from pathlib import Path
