@@ -4,9 +4,9 @@ Pipeline: locate the printed grid (``scanner.locate``), rectify it (``scanner.re
 columns (``scanner.grid``), cut out every square as an ink patch (``scanner.cells``) with shade lifted, measure
 each square (``features``), tell its kind (``squares``, a small network) and read its edges (``classify``),
 read the par digits (``parmarks``, ``digits``), find which way is up from the par digits and trees, read each
-par and each tee/green's tee and green edges again from the whole square (``square_par``, ``square_edges``)
-and settle tee/green sides and doubtful fairways' edges (``plan``), then write the board with a review entry
-for every doubtful read.
+par and each tee/green's tee and green edges again from the whole square (``square_par``, ``square_edges``,
+which also settles a diagonal the strokes cannot tell) and settle tee/green sides and doubtful fairways' edges
+(``plan``), then write the board with a review entry for every doubtful read.
 """
 
 from __future__ import annotations
