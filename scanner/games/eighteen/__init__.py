@@ -149,7 +149,8 @@ def _geometry(image: np.ndarray, quad: GridQuad) -> Geometry:
         raise ScanError("the plan's grid runs off the edge of the photo; photograph the whole sheet")
     rect = rectify(image, quad.corners, (GRID_SIDE, GRID_SIDE), MARGIN)
     outline = (MARGIN, MARGIN, MARGIN + GRID_SIDE, MARGIN + GRID_SIDE)
-    aspect = rectangle_aspect(quad.corners, image.shape)  # the grid's rows / cols: its squares are square
+    # the grid's rows / cols, as its squares are square (None: a view too oblique to tell)
+    aspect = rectangle_aspect(quad.corners, image.shape)
     lattice = find_lattice(rect.image, outline, aspect)
     span = max(lattice.rows, lattice.cols)
     if GRID_SIDE / span < 0.8 * CELL:
