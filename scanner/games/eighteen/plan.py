@@ -331,7 +331,7 @@ def with_edge_reading(g: Guess, probs: np.ndarray, turns: int) -> Guess:
         if pair is None:
             continue
         tee, green = (rotate_edge(e, -turns) for e in pair)
-        if (tee in first) == (green in first):
+        if not splits(g.diagonal, tee, green):
             continue
         tee_in[0 if tee in first else 1] += p
         used[tee] += p
@@ -347,8 +347,7 @@ def may_be_teegreen(g: Guess) -> bool:
     as a tee/green's tee and green are. Cheap: only such a square is cut again for a par digit."""
     if g.value["k"] != "fairway" or g.diagonal < 0:
         return False
-    first = HALVES[g.diagonal][0]
-    return (g.value["edges"][0] in first) != (g.value["edges"][1] in first)
+    return splits(g.diagonal, *g.value["edges"])
 
 
 def par_in_fairway(g: Guess, digit: DigitRead) -> Guess | None:
