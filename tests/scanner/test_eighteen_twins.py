@@ -34,6 +34,18 @@ def test_the_twin_of_gorse_or_of_an_unsure_reading_is_gorse():
     assert eighteen.twin_reading(UNSURE_TREE, Guess({"k": "tree"}, 0.6), 0.93).value == {"k": "gorse"}
 
 
+def test_twins_both_read_fairly_surely_as_one_drawn_kind_are_that_drawing_flagged():
+    """Two trees in a light pen, read at the faint level (capped at BLANK_DOUBT), drawn alike by one hand."""
+    light_tree = Guess({"k": "tree"}, eighteen.BLANK_DOUBT)
+    read = eighteen.twin_reading(light_tree, light_tree, 0.9)
+    assert read.value == {"k": "tree"}
+    assert read.confidence < eighteen.FLAG_BELOW
+    assert ({"k": "gorse"}, 0.3) in read.alternatives
+    # an identical copy is still the print, and so are twins read as different kinds
+    assert eighteen.twin_reading(light_tree, light_tree, 0.99).value == {"k": "gorse"}
+    assert eighteen.twin_reading(light_tree, Guess({"k": "bunker"}, 0.7), 0.9).value == {"k": "gorse"}
+
+
 def test_a_drawing_over_one_printed_square_stands_flagged_when_the_other_is_bare():
     """A tree drawn over a printed symbol still matches the bare one closely; read as a tree, it stays one."""
     read = eighteen.twin_reading(UNSURE_TREE, GORSE, 0.93)

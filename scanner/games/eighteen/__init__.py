@@ -61,6 +61,8 @@ DRAWN_OVER = 0.4  # least confidence of a tree, bunker or lake read on a square 
 # no bare printed square read as a drawing at all)
 TWIN_DOUBT = 0.7  # most confidence of a twin that overrides another reading (printed twins in a steep photo
 # match from 0.75, one hand's trees up to 0.97: the overriding twin is offered, flagged)
+AGREED_DRAWING = BLANK_DOUBT  # least confidence of both twins read as the same drawn kind for that drawing to stand:
+# a light pen's readings are capped at BLANK_DOUBT (200 phone plans: the one such pair was two light green trees)
 SHADE = 0.35  # most paper darkening taken for shade rather than ink (blacked-out squares are near 1)
 SHADE_RANK = 25  # percentile of the 3 x 3 squares' levels taken as the neighbourhood's paper: a shadow darkens
 # most of them, while a range of blacked-out mountains, even along the grid's edge, leaves a quarter light
@@ -246,7 +248,8 @@ def _read_faint(patches: np.ndarray, which: list[int], threshold: float) -> list
 def twin_reading(own: Guess, twin: Guess, score: float, printed: bool = True) -> Guess:
     """The reading of a square whose ink matches square ``twin``'s this closely (``planmod.printed_twins``):
     the sheet's printed gorse, unless the twin is a clear tree, bunker or lake that is no identical copy - one
-    hand drew both alike - which is offered, flagged. A square read as a tree, bunker or lake (``DRAWN_OVER``)
+    hand drew both alike - which is offered, flagged; so is a drawing both twins read as fairly surely
+    (``AGREED_DRAWING``: a light pen's trees). A square read as a tree, bunker or lake (``DRAWN_OVER``)
     whose twin reads as the bare symbol has that drawing over its printed symbol: the drawing stands, flagged.
     Twins that are not the sheet's printed pair (``printed``, ``planmod.printed_pair``) are one hand's drawing:
     the clear twin's kind, or the own reading (``maybe_printed``).
@@ -256,11 +259,16 @@ def twin_reading(own: Guess, twin: Guess, score: float, printed: bool = True) ->
     ({'k': 'tree'}, {'k': 'gorse'})
     >>> twin_reading(unsure, tree, 0.99, printed=False).value
     {'k': 'tree'}
+    >>> light = Guess({"k": "tree"}, AGREED_DRAWING)
+    >>> twin_reading(light, light, 0.93).value, twin_reading(light, light, 0.99).value
+    ({'k': 'tree'}, {'k': 'gorse'})
     >>> twin_reading(unsure, bare, 0.93).value, twin_reading(Guess({"k": "bunker"}, 0.3), bare, 0.93).value
     ({'k': 'bunker'}, {'k': 'gorse'})
     """
     confidence = sure(score, planmod.PRINTED_MATCH, 0.03)
-    if twin.value["k"] in HAND_DRAWN and twin.confidence >= FLAG_BELOW and (score < PRINTED_SURE or not printed):
+    agreed = own.value == twin.value and min(own.confidence, twin.confidence) >= AGREED_DRAWING
+    if (twin.value["k"] in HAND_DRAWN and (twin.confidence >= FLAG_BELOW or agreed)
+            and (score < PRINTED_SURE or not printed)):
         return Guess(twin.value, min(confidence, TWIN_DOUBT), (({"k": "gorse"}, 0.3), (own.value, own.confidence)),
                      note="drawn like another square")
     if not printed:
