@@ -288,6 +288,19 @@ def splits(diagonal: int, a: str, b: str) -> bool:
     return (a in first) != (b in first)
 
 
+def reader_pairs(probs: np.ndarray, turns: int) -> list[tuple[str, str, float]]:
+    """The whole-square edge reader's (tee edge, green edge, probability) for each pair it reads (``square_edges``,
+    read upright), the edges turned back into the rectified frame (the plan turned ``turns`` quarter turns to be
+    upright).
+
+    >>> probs = np.zeros(len(EDGE_PAIRS)); probs[EDGE_PAIRS.index(("N", "E"))] = 1.0
+    >>> [pair for pair in reader_pairs(probs, 1) if pair[2]]
+    [('E', 'S', 1.0)]
+    """
+    return [(*(rotate_edge(e, -turns) for e in pair), float(p))
+            for pair, p in zip(EDGE_PAIRS, probs, strict=True) if pair is not None]
+
+
 def with_reader_diagonal(g: Guess, f: CellFeatures, probs: np.ndarray, turns: int) -> Guess:
     """A tee/green split by the other diagonal when the whole-square edge reader (``square_edges``: the (tee
     edge, green edge) pairs' probabilities, read upright, the plan turned ``turns`` quarter turns to be so)
@@ -301,12 +314,8 @@ def with_reader_diagonal(g: Guess, f: CellFeatures, probs: np.ndarray, turns: in
     if g.value["k"] != "teegreen" or g.diagonal < 0:
         return g
     other = 1 - g.diagonal
-    belief = 0.0
-    for pair, p in zip(EDGE_PAIRS, probs, strict=True):
-        if pair is not None:
-            tee, green = (rotate_edge(e, -turns) for e in pair)
-            if splits(other, tee, green) and not splits(g.diagonal, tee, green):
-                belief += float(p)
+    belief = sum(float(p) for tee, green, p in reader_pairs(probs, turns)
+                 if splits(other, tee, green) and not splits(g.diagonal, tee, green))
     if belief < READER_DIAGONAL:
         return g
     note = "; ".join(n for n in (g.note, "the other diagonal, as the whole square reads") if n)
@@ -327,10 +336,7 @@ def with_edge_reading(g: Guess, probs: np.ndarray, turns: int) -> Guess:
     """
     first = HALVES[g.diagonal][0]
     used, tee_in = dict.fromkeys(EDGES, 1e-3), [1e-3, 1e-3]
-    for pair, p in zip(EDGE_PAIRS, probs, strict=True):
-        if pair is None:
-            continue
-        tee, green = (rotate_edge(e, -turns) for e in pair)
+    for tee, green, p in reader_pairs(probs, turns):
         if not splits(g.diagonal, tee, green):
             continue
         tee_in[0 if tee in first else 1] += p
