@@ -87,6 +87,18 @@ class Lattice:
         p = self.points
         return np.float32([p[r, c], p[r, c + 1], p[r + 1, c + 1], p[r + 1, c]])
 
+    def ringed(self) -> Lattice:
+        """The lattice with one more square all round, each line carried on by its neighbour's step (the paper
+        just beyond the grid).
+
+        >>> Lattice(np.stack(np.meshgrid([0.0, 10, 20], [0.0, 10]), axis=-1), 1.0).ringed().points[0, :, 0]
+        array([-10.,   0.,  10.,  20.,  30.])
+        """
+        p = self.points
+        p = np.concatenate([2 * p[:1] - p[1:2], p, 2 * p[-1:] - p[-2:-1]], axis=0)
+        p = np.concatenate([2 * p[:, :1] - p[:, 1:2], p, 2 * p[:, -1:] - p[:, -2:-1]], axis=1)
+        return Lattice(p, self.line_support)
+
     def draw(self, image: np.ndarray, color=(0, 200, 0)) -> np.ndarray:
         out = image.copy() if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
         pts = np.round(self.points).astype(np.int32)

@@ -259,11 +259,11 @@ def test_photo_of_something_else_is_refused(kind):
 
 
 def test_shade_is_lifted_and_a_blacked_out_square_is_not():
-    patches = np.zeros((5, 5, eighteen.CELL, eighteen.CELL), np.float32)
-    patches[:3, :3] = 0.3  # a shadow over the top-left corner of the plan
-    patches[1, 1, 30:34, 10:54] = 0.9  # a stroke in the shade
-    patches[3, 3] = 0.85  # a blacked-out square among light ones
-    lifted, shade = eighteen.lift_shade(patches)
+    ringed = np.zeros((7, 7, eighteen.CELL, eighteen.CELL), np.float32)  # the grid's 5 x 5 and the paper round it
+    ringed[:4, :4] = 0.3  # a shadow over the top-left corner of the plan and the paper beyond it
+    ringed[2, 2, 30:34, 10:54] = 0.9  # a stroke in the shade
+    ringed[4, 4] = 0.85  # a blacked-out square among light ones
+    lifted, shade = eighteen.lift_shade(ringed)
     assert lifted[0, 0].max() < 0.01
     assert abs(float(lifted[1, 1, 32, 30]) - 0.6) < 0.01
     assert lifted[3, 3].min() > 0.8

@@ -224,13 +224,23 @@ def test_the_edge_reader_outweighs_a_faint_stub_but_not_a_fairway_ending_on_the_
     assert (joined.value["tee_edge"], joined.value["green_edge"]) == ("N", "S")
 
 
-def test_a_range_of_light_blackouts_along_the_grid_edge_is_not_lifted_as_shade():
-    patches = np.zeros((6, 6, eighteen.CELL, eighteen.CELL), np.float32)
-    range_ = ((0, 0), (1, 0), (2, 0), (3, 0), (0, 1))  # blacked out in a light pen, down the left edge
-    for r, c in range_:
-        patches[r, c] = 0.3
-    lifted, _ = eighteen.lift_shade(patches)
+@pytest.mark.parametrize("range_", [
+    ((0, 0), (1, 0), (2, 0), (3, 0), (0, 1)),  # down the left edge
+    ((3, 4), (4, 4), (5, 4), (3, 5), (4, 5), (5, 5)),  # two squares deep along the right edge
+], ids=["one deep", "two deep"])
+def test_a_range_of_light_blackouts_along_the_grid_edge_is_not_lifted_as_shade(range_):
+    ringed = np.zeros((8, 8, eighteen.CELL, eighteen.CELL), np.float32)  # a 6 x 6 grid and the light paper round it
+    for r, c in range_:  # blacked out in a light pen
+        ringed[r + 1, c + 1] = 0.3
+    lifted, _ = eighteen.lift_shade(ringed)
     assert min(float(lifted[r, c].min()) for r, c in range_) > 0.29
+
+
+def test_a_shadow_over_the_grid_edge_and_the_paper_beyond_is_lifted():
+    ringed = np.zeros((8, 8, eighteen.CELL, eighteen.CELL), np.float32)
+    ringed[2:7, 4:] = 0.3  # a shadow two squares deep along the right edge, over the paper beyond too
+    lifted, shade = eighteen.lift_shade(ringed)
+    assert float(lifted[2:5, 4:].max()) < 0.01 and shade[3, 5] == pytest.approx(0.3)
 
 
 def test_a_jittered_grid_moves_whole_lines_a_little_and_keeps_the_squares():

@@ -174,17 +174,19 @@ def _ink_threshold(patches: np.ndarray) -> float:
     return float(np.clip(median + PAPER_SPREADS * spread, 0.1, max(0.15, 0.35 * np.percentile(inner, 99))))
 
 
-def lift_shade(patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Patches less the paper level of their neighbourhood, up to ``SHADE``: under a sharp shadow edge
-    the paper estimate of ``ink_map`` reaches into the lit part, and shaded paper would read as ink.
+def lift_shade(ringed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The grid's patches less the paper level of their neighbourhood, up to ``SHADE``: under a sharp shadow
+    edge the paper estimate of ``ink_map`` reaches into the lit part, and shaded paper would read as ink.
+    ``ringed``: the patches of the grid with one more square all round (``Lattice.ringed``: the paper beyond it).
     A square's level is its faintest tenth; the neighbourhood's is the lower quartile (``SHADE_RANK``) of the
-    3 x 3 squares around it (mirrored at the grid's edge, so an edge square does not count itself thrice),
-    so a shadow, shared by its neighbours, is lifted, and blacked-out squares among light ones are not.
-    Returns the lifted patches and the level taken from each square."""
+    3 x 3 squares around it, the paper beyond the grid among them, so a shadow, shared by its neighbours, is
+    lifted, and blacked-out squares among light ones are not, nor a range of them along the grid's edge, where
+    the paper beyond is light. Returns the lifted patches of the grid and the level taken from each square."""
     m = int(BORDER * CELL)
-    own = np.percentile(patches[:, :, m:-m, m:-m], 10, axis=(2, 3))
-    base = np.minimum(np.minimum(own, percentile_filter(own, SHADE_RANK, size=3, mode="mirror")), SHADE)
-    return np.clip(patches - base[:, :, None, None], 0.0, 1.0).astype(np.float32), base
+    own = np.percentile(ringed[:, :, m:-m, m:-m], 10, axis=(2, 3))
+    inner = np.s_[1:-1, 1:-1]
+    base = np.minimum(np.minimum(own, percentile_filter(own, SHADE_RANK, size=3))[inner], SHADE)
+    return np.clip(ringed[inner] - base[:, :, None, None], 0.0, 1.0).astype(np.float32), base
 
 
 def _tree_votes(trees: dict[tuple[int, int], float], patches: np.ndarray) -> np.ndarray:
@@ -339,7 +341,7 @@ def cut_squares(image: np.ndarray) -> Squares:
     geo = find_geometry(image)
     cell_px = float(np.mean(np.diff(geo.lattice.points[:, :, 0], axis=1)))
     ink = ink_map(geo.rectified.image, paper_scale=int(2 * cell_px))
-    patches, shade = lift_shade(cut_cells(ink, geo.lattice, CELL))
+    patches, shade = lift_shade(cut_cells(ink, geo.lattice.ringed(), CELL))
     return Squares(geo, patches, _ink_threshold(patches), shade)
 
 

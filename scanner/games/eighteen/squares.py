@@ -182,7 +182,7 @@ def labelled_rows(photo: Path, shifts: int = SHIFTS, seed: int = 0) -> tuple[np.
     rng = np.random.default_rng([seed, *photo.name.encode()])
     cell_px = float(np.mean(np.diff(geo.lattice.points[:, :, 0], axis=1)))
     ink = ink_map(geo.rectified.image, paper_scale=int(2 * cell_px))
-    cuts = [cut.patches] + [eighteen.lift_shade(cut_cells(ink, jittered(geo.lattice, rng), eighteen.CELL))[0]
+    cuts = [cut.patches] + [eighteen.lift_shade(cut_cells(ink, jittered(geo.lattice, rng).ringed(), eighteen.CELL))[0]
                             for _ in range(shifts)]
     x = []
     for each in cuts:
