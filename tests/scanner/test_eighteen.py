@@ -324,3 +324,17 @@ def test_a_part_of_the_digit_read_as_another_par_does_not_put_it_in_doubt():
     assert read_par([three, part], probs, 0).confidence > 0.5
     assert read_par([three, apart], probs, 0).confidence < 0.5
 
+
+
+def test_loops_over_most_of_a_square_are_doubted_as_a_scribble_and_a_tree_is_not():
+    tree = np.zeros((eighteen.CELL, eighteen.CELL), np.float32)
+    cv2.circle(tree, (32, 26), 12, 1.0, 2)
+    cv2.line(tree, (32, 38), (32, 54), 1.0, 2)
+    loops = np.zeros_like(tree)
+    for x, y in [(x, y) for x in (20, 30, 40, 46) for y in (22, 32, 42)]:
+        cv2.circle(loops, (x, y), 8, 1.0, 2)
+    sure_tree = eighteen.Guess({"k": "tree"}, 0.95)
+    assert eighteen.scribbled_out(sure_tree, measure(tree, 0.3)) == sure_tree
+    doubted = eighteen.scribbled_out(sure_tree, measure(loops, 0.3))
+    assert doubted.value == {"k": "tree"} and doubted.confidence < eighteen.FLAG_BELOW
+    assert {"k": "empty"} in [value for value, _ in doubted.alternatives]

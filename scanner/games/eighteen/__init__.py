@@ -69,6 +69,8 @@ SHADE_RANK = 25  # percentile of the 3 x 3 squares' levels taken as the neighbou
 FAINT = 0.5  # a square blank at the ink threshold is looked at again down to this share of it ...
 FAINT_SHARE = 0.01  # ... and is no sure blank when strokes that faint cover this share of its inside (blank
 # squares: 0.0011 at most; drawings too light for the threshold: 0.056 and up; 40 phone plans)
+SCRIBBLE_PIECE = 0.24  # least share of the square one piece of a tree, bunker or lake's ink covers for it to be
+# doubted as a scribble (60 phone plans: the 16 scribbles read as a hazard 0.245-0.467; 42 of 1,959 hazards too)
 SHADE_DOUBT = 0.5  # a square left blank once this share of the ink level was lifted may be a light blackout
 TREE_VOTE = 2.0  # log-evidence one upright tree adds to an orientation
 TREE_CANOPY = 0.03  # least enclosed paper of a canopy, share of the square
@@ -218,6 +220,26 @@ def _doubt_shade(guess: Guess, lifted: float) -> Guess:
         return guess
     return Guess(guess.value, min(guess.confidence, BLANK_DOUBT), (({"k": "mountain", "style": "black"}, 0.3),),
                  note="evenly dark square: shade, or blacked out in a light pen")
+
+
+def scribbled_out(guess: Guess, measured: CellFeatures) -> Guess:
+    """A tree, bunker or lake read over one piece of looping ink (``SCRIBBLE_PIECE`` of the square or more,
+    enclosing paper) may be loops scribbled over a feature drawn in the wrong square, which leave it empty: the
+    reading stands, flagged, with empty offered. (A heavy pen's hazards can be as large: the kind network was
+    never taught scribbles, and no measure of the ink tells them apart well enough to read the square as empty.)
+
+    >>> from scanner.games.eighteen.features import measure
+    >>> ink = np.zeros((CELL, CELL), np.float32)
+    >>> for x, y in [(x, y) for x in (22, 32, 42) for y in (24, 34, 44)]:
+    ...     _ = cv2.circle(ink, (x, y), 9, 1.0, 2)
+    >>> read = scribbled_out(Guess({"k": "bunker"}, 0.9), measure(ink, 0.3))
+    >>> read.value, read.confidence < FLAG_BELOW, read.alternatives
+    ({'k': 'bunker'}, True, (({'k': 'empty'}, 0.3),))
+    """
+    if guess.value["k"] not in HAND_DRAWN or not any(blob.area >= SCRIBBLE_PIECE and blob.holes for blob in measured.blobs):
+        return guess
+    return Guess(guess.value, min(guess.confidence, BLANK_DOUBT), guess.alternatives + (({"k": "empty"}, 0.3),),
+                 note="one large piece of looping ink: maybe scribbled out, leaving the square empty")
 
 
 def faint_squares(patches: np.ndarray, measured: list[CellFeatures], threshold: float) -> list[int]:
@@ -378,7 +400,8 @@ def read_plan(image: np.ndarray) -> PlanReading:
     flat = patches.reshape(rows * cols, CELL, CELL)
     measured = measure_all(flat, threshold)
     probs_kind = kind_probabilities(flat, measured, threshold)
-    guesses = [[_doubt_shade(read_square(measured[r * cols + c], probs_kind[r * cols + c]), cut.shade[r, c] / threshold)
+    guesses = [[scribbled_out(_doubt_shade(read_square(measured[r * cols + c], probs_kind[r * cols + c]),
+                                           cut.shade[r, c] / threshold), measured[r * cols + c])
                 for c in range(cols)] for r in range(rows)]
     faint = faint_squares(flat, measured, threshold)
     for i, guess in zip(faint, _read_faint(flat, faint, threshold), strict=True):
