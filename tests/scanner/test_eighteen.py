@@ -334,7 +334,32 @@ def test_loops_over_most_of_a_square_are_doubted_as_a_scribble_and_a_tree_is_not
     for x, y in [(x, y) for x in (20, 30, 40, 46) for y in (22, 32, 42)]:
         cv2.circle(loops, (x, y), 8, 1.0, 2)
     sure_tree = eighteen.Guess({"k": "tree"}, 0.95)
-    assert eighteen.scribbled_out(sure_tree, measure(tree, 0.3)) == sure_tree
-    doubted = eighteen.scribbled_out(sure_tree, measure(loops, 0.3))
-    assert doubted.value == {"k": "tree"} and doubted.confidence < eighteen.FLAG_BELOW
+    assert not eighteen.looping_piece(sure_tree, measure(tree, 0.3))
+    assert eighteen.looping_piece(sure_tree, measure(loops, 0.3))
+
+
+def _crop(drawing) -> np.ndarray:
+    """A square's full-detail ink crop (``parmarks.square_ink``: CROP pixels and a margin) with ``drawing``."""
+    side = eighteen.CROP
+    ink = np.zeros((side + 28, side + 28), np.float32)
+    drawing(ink, 14, side)
+    return ink
+
+
+def test_a_square_of_many_loops_is_read_as_scribbled_out_and_a_few_large_loops_are_doubted():
+    def many(ink, at, side):  # a scribble: loops over most of the square
+        for x in np.linspace(at + 0.25 * side, at + 0.75 * side, 4):
+            for y in np.linspace(at + 0.3 * side, at + 0.7 * side, 3):
+                cv2.circle(ink, (int(x), int(y)), int(0.1 * side), 1.0, 2)
+
+    def few(ink, at, side):  # a bunker drawn large in a heavy pen: one oval, a stipple of dots
+        cv2.ellipse(ink, (at + side // 2, at + side // 2), (int(0.4 * side), int(0.3 * side)), 0, 0, 360, 1.0, 6)
+        for dx in (-15, 0, 15):
+            cv2.circle(ink, (at + side // 2 + dx, at + side // 2), 3, 1.0, -1)
+
+    bunker = eighteen.Guess({"k": "bunker"}, 0.9)
+    scribbled = eighteen.scribbled_out(bunker, _crop(many), 0.3)
+    assert scribbled.value == {"k": "empty"} and scribbled.confidence < eighteen.FLAG_BELOW
+    doubted = eighteen.scribbled_out(bunker, _crop(few), 0.3)
+    assert doubted.value == {"k": "bunker"} and doubted.confidence < eighteen.FLAG_BELOW
     assert {"k": "empty"} in [value for value, _ in doubted.alternatives]

@@ -28,7 +28,7 @@ from scanner.games.eighteen.classify import BARE, Guess, read_square, sure
 from scanner.games.eighteen.evaluate import bench_setup, compare  # noqa: F401  (plugin interface, used by `golfscan bench`)
 from scanner.games.eighteen.features import MARGIN as LINE_MARGIN
 from scanner.games.eighteen.features import CellFeatures, binarize, measure_all
-from scanner.games.eighteen.parmarks import ink_candidates, square_ink
+from scanner.games.eighteen.parmarks import CROP, ink_candidates, square_ink
 from scanner.games.eighteen.printcolour import ink_chromas, unlike_pen
 from scanner.games.eighteen.square_edges import read_edges
 from scanner.games.eighteen.square_par import read_squares
@@ -71,6 +71,10 @@ FAINT_SHARE = 0.01  # ... and is no sure blank when strokes that faint cover thi
 # squares: 0.0011 at most; drawings too light for the threshold: 0.056 and up; 40 phone plans)
 SCRIBBLE_PIECE = 0.24  # least share of the square one piece of a tree, bunker or lake's ink covers for it to be
 # doubted as a scribble (60 phone plans: the 16 scribbles read as a hazard 0.245-0.467; 42 of 1,959 hazards too)
+SCRIBBLE_LOOPS = 7  # ... and least loops it holds at full detail (``loops``) to be taken as scribbled out (the same
+# plans: 10 of the 14 such scribbles with 7-13, 3 of 1,756 hazards, all larger than a third of the square, with 8-9)
+LOOP_HOLE = 0.001  # least paper a loop encloses, share of the square (a gap between two strokes is smaller)
+LOOP_MARGIN = 0.08  # the printed border's band, share of the side, left out when loops are counted
 SHADE_DOUBT = 0.5  # a square left blank once this share of the ink level was lifted may be a light blackout
 TREE_VOTE = 2.0  # log-evidence one upright tree adds to an orientation
 TREE_CANOPY = 0.03  # least enclosed paper of a canopy, share of the square
@@ -222,22 +226,45 @@ def _doubt_shade(guess: Guess, lifted: float) -> Guess:
                  note="evenly dark square: shade, or blacked out in a light pen")
 
 
-def scribbled_out(guess: Guess, measured: CellFeatures) -> Guess:
-    """A tree, bunker or lake read over one piece of looping ink (``SCRIBBLE_PIECE`` of the square or more,
-    enclosing paper) may be loops scribbled over a feature drawn in the wrong square, which leave it empty: the
-    reading stands, flagged, with empty offered. (A heavy pen's hazards can be as large: the kind network was
-    never taught scribbles, and no measure of the ink tells them apart well enough to read the square as empty.)
+def looping_piece(guess: Guess, measured: CellFeatures) -> bool:
+    """Whether a square read as a tree, bunker or lake has one piece of ink over ``SCRIBBLE_PIECE`` of it or
+    more that encloses paper: it may be loops scribbled over a feature drawn in the wrong square."""
+    return guess.value["k"] in HAND_DRAWN and any(blob.area >= SCRIBBLE_PIECE and blob.holes for blob in measured.blobs)
 
-    >>> from scanner.games.eighteen.features import measure
-    >>> ink = np.zeros((CELL, CELL), np.float32)
-    >>> for x, y in [(x, y) for x in (22, 32, 42) for y in (24, 34, 44)]:
+
+def loops(ink: np.ndarray, threshold: float, side: int = CROP) -> int:
+    """Pockets of paper (``LOOP_HOLE`` of the square or more) that the ink encloses inside a square's crop at
+    full detail (``parmarks.square_ink``): the 64-pixel patches run a scribble's small loops together.
+
+    >>> ink = np.zeros((CROP + 28, CROP + 28), np.float32)
+    >>> for x, y in [(x, y) for x in (40, 62, 84) for y in (44, 66, 88)]:
     ...     _ = cv2.circle(ink, (x, y), 9, 1.0, 2)
-    >>> read = scribbled_out(Guess({"k": "bunker"}, 0.9), measure(ink, 0.3))
-    >>> read.value, read.confidence < FLAG_BELOW, read.alternatives
-    ({'k': 'bunker'}, True, (({'k': 'empty'}, 0.3),))
+    >>> loops(ink, 0.3)
+    9
     """
-    if guess.value["k"] not in HAND_DRAWN or not any(blob.area >= SCRIBBLE_PIECE and blob.holes for blob in measured.blobs):
-        return guess
+    pad, m = (ink.shape[0] - side) // 2, int(LOOP_MARGIN * side)
+    inner = ink[pad + m:pad + side - m, pad + m:pad + side - m] > threshold
+    paper = np.pad((~inner).astype(np.uint8), 1, constant_values=1)  # the frame joins all paper outside the ink
+    count, _, stats, _ = cv2.connectedComponentsWithStats(paper, connectivity=4)
+    return int((stats[2:, cv2.CC_STAT_AREA] >= LOOP_HOLE * side * side).sum())
+
+
+def scribbled_out(guess: Guess, ink: np.ndarray, threshold: float) -> Guess:
+    """The reading of a square with a large looping piece of ink (``looping_piece``), from its crop at full
+    detail ``ink``: with ``SCRIBBLE_LOOPS`` loops or more, scribbled out, so empty; else the hazard as read.
+    Either way flagged, with the other offered: a heavy pen's hazards can be that large, and a scribble's loops
+    run together in a broad pen.
+
+    >>> ink = np.zeros((CROP + 28, CROP + 28), np.float32)
+    >>> for x, y in [(x, y) for x in (40, 62, 84) for y in (44, 66, 88)]:
+    ...     _ = cv2.circle(ink, (x, y), 9, 1.0, 2)
+    >>> read = scribbled_out(Guess({"k": "bunker"}, 0.9), ink, 0.3)
+    >>> read.value, read.confidence < FLAG_BELOW, read.alternatives
+    ({'k': 'empty'}, True, (({'k': 'bunker'}, 0.9),))
+    """
+    if loops(ink, threshold) >= SCRIBBLE_LOOPS:
+        return Guess({"k": "empty"}, BLANK_DOUBT, ((guess.value, guess.confidence),),
+                     note="loops over most of the square: scribbled out, leaving it empty")
     return Guess(guess.value, min(guess.confidence, BLANK_DOUBT), guess.alternatives + (({"k": "empty"}, 0.3),),
                  note="one large piece of looping ink: maybe scribbled out, leaving the square empty")
 
@@ -400,9 +427,10 @@ def read_plan(image: np.ndarray) -> PlanReading:
     flat = patches.reshape(rows * cols, CELL, CELL)
     measured = measure_all(flat, threshold)
     probs_kind = kind_probabilities(flat, measured, threshold)
-    guesses = [[scribbled_out(_doubt_shade(read_square(measured[r * cols + c], probs_kind[r * cols + c]),
-                                           cut.shade[r, c] / threshold), measured[r * cols + c])
+    guesses = [[_doubt_shade(read_square(measured[r * cols + c], probs_kind[r * cols + c]), cut.shade[r, c] / threshold)
                 for c in range(cols)] for r in range(rows)]
+    for r, c in [(r, c) for r in range(rows) for c in range(cols) if looping_piece(guesses[r][c], measured[r * cols + c])]:
+        guesses[r][c] = scribbled_out(guesses[r][c], square_ink(image, rect.to_photo(lattice.cell_quad(r, c))), threshold)
     faint = faint_squares(flat, measured, threshold)
     for i, guess in zip(faint, _read_faint(flat, faint, threshold), strict=True):
         guesses[i // cols][i % cols] = guess
