@@ -76,6 +76,7 @@ SCRIBBLE_LOOPS = 7  # ... and least loops it holds at full detail (``loops``) to
 # on 200 plans of seed 14402, with no scribbles, 6 hazards drawn right)
 LOOP_HOLE = 0.001  # least paper a loop encloses, share of the square (a gap between two strokes is smaller)
 LOOP_MARGIN = 0.08  # the printed border's band, share of the side, left out when loops are counted
+SCRIBBLED = "loops over most of the square: scribbled out, leaving it empty"  # the note of such a reading
 SHADE_DOUBT = 0.5  # a square left blank once this share of the ink level was lifted may be a light blackout
 TREE_VOTE = 2.0  # log-evidence one upright tree adds to an orientation
 TREE_CANOPY = 0.03  # least enclosed paper of a canopy, share of the square
@@ -264,8 +265,7 @@ def scribbled_out(guess: Guess, ink: np.ndarray, threshold: float) -> Guess:
     ({'k': 'empty'}, True, (({'k': 'bunker'}, 0.9),))
     """
     if loops(ink, threshold) >= SCRIBBLE_LOOPS:
-        return Guess({"k": "empty"}, BLANK_DOUBT, ((guess.value, guess.confidence),),
-                     note="loops over most of the square: scribbled out, leaving it empty")
+        return Guess({"k": "empty"}, BLANK_DOUBT, ((guess.value, guess.confidence),), note=SCRIBBLED)
     return Guess(guess.value, min(guess.confidence, BLANK_DOUBT), guess.alternatives + (({"k": "empty"}, 0.3),),
                  note="one large piece of looping ink: maybe scribbled out, leaving the square empty")
 
@@ -350,13 +350,15 @@ def maybe_printed(own: Guess, note: str = "ink repeats another square's: maybe a
 
 def _unlike_pen(image: np.ndarray, lattice: Lattice, patches: np.ndarray, threshold: float,
                 readings: list[list[Guess]]) -> list[tuple[int, int]]:
-    """Squares read as a tree, bunker or lake whose ink stands out from the colour of the plan's pen
-    (``printcolour``), in the rectified ``image``: the colour its fairways, tee/greens and hazards share (the
-    print is two of them at most)."""
+    """Squares read as a tree, bunker or lake, or as scribbled out, whose ink stands out from the colour of the
+    plan's pen (``printcolour``), in the rectified ``image``: the colour its fairways, tee/greens and hazards
+    share (the print is two of them at most; a scribble is in the pen, and a printed cross-hatch can pass for one)."""
     chromas = ink_chromas(cut_cells(image, lattice, CELL), patches, threshold, int(2 * BORDER * CELL))
     where = [(r, c) for r, row in enumerate(readings) for c in range(len(row))]
     pen = [sq for sq in where if readings[sq[0]][sq[1]].value["k"] in ("fairway", "teegreen", *HAND_DRAWN)]
-    return unlike_pen(chromas, pen, [sq for sq in where if readings[sq[0]][sq[1]].value["k"] in HAND_DRAWN])
+    drawn = [sq for sq in where if readings[sq[0]][sq[1]].value["k"] in HAND_DRAWN
+             or readings[sq[0]][sq[1]].note == SCRIBBLED]
+    return unlike_pen(chromas, pen, drawn)
 
 
 def _look_alikes(patches: dict[tuple[int, int], np.ndarray]) -> list[tuple[int, int]]:
