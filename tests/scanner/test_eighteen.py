@@ -363,3 +363,25 @@ def test_a_square_of_many_loops_is_read_as_scribbled_out_and_a_few_large_loops_a
     doubted = eighteen.scribbled_out(bunker, _crop(few), 0.3)
     assert doubted.value == {"k": "bunker"} and doubted.confidence < eighteen.FLAG_BELOW
     assert {"k": "empty"} in [value for value, _ in doubted.alternatives]
+
+
+def test_a_looping_fairway_that_no_neighbour_joins_may_be_scribbled_out_and_a_joined_one_is_not():
+    loops = np.zeros((eighteen.CELL, eighteen.CELL), np.float32)
+    cv2.line(loops, (0, 32), (63, 32), 1.0, 3)  # a fairway east to west, loops drawn over it
+    for x, y in [(x, y) for x in (20, 30, 40, 46) for y in (22, 32, 42)]:
+        cv2.circle(loops, (x, y), 8, 1.0, 2)
+    measured = measure(loops, 0.3)
+    across = eighteen.Guess({"k": "fairway", "edges": ["E", "W"]}, 0.9)
+    blank = eighteen.Guess({"k": "empty"}, 0.9)
+    assert eighteen.stray_fairway([[blank, across, blank]], 0, 1, measured)
+    assert not eighteen.stray_fairway([[across, across, across]], 0, 1, measured)
+    plain = np.zeros_like(loops)
+    cv2.line(plain, (0, 32), (63, 32), 1.0, 3)  # a stray fairway without loops stays as drawn
+    assert not eighteen.stray_fairway([[blank, across, blank]], 0, 1, measure(plain, 0.3))
+
+
+def test_a_scribble_not_in_the_pens_colour_is_read_as_the_drawing_over_a_printed_symbol():
+    read = eighteen.drawn_over_print(eighteen.scribbled(eighteen.Guess({"k": "water"}, 0.85)))
+    assert read.value == {"k": "water"} and {"k": "empty"} in [v for v, _ in read.alternatives]
+    tree = eighteen.Guess({"k": "tree"}, 0.9)
+    assert eighteen.drawn_over_print(tree) is tree
