@@ -385,3 +385,17 @@ def test_a_scribble_not_in_the_pens_colour_is_read_as_the_drawing_over_a_printed
     assert read.value == {"k": "water"} and {"k": "empty"} in [v for v, _ in read.alternatives]
     tree = eighteen.Guess({"k": "tree"}, 0.9)
     assert eighteen.drawn_over_print(tree) is tree
+
+
+def test_a_scribble_holds_the_whole_printed_symbol_only_when_drawn_over_it():
+    from scanner.games.eighteen.plan import HOLDS_PRINT, print_held
+
+    fan = np.zeros((eighteen.CELL, eighteen.CELL), np.float32)  # a printed spray of spokes
+    for angle in np.linspace(200, 340, 7):
+        tip = (32 + 18 * np.cos(np.radians(angle)), 44 + 18 * np.sin(np.radians(angle)))
+        cv2.line(fan, (32, 44), (int(tip[0]), int(tip[1])), 1.0, 2)
+    loops = np.zeros_like(fan)
+    for x, y in [(x, y) for x in (20, 32, 44) for y in (24, 36)]:
+        cv2.circle(loops, (x, y), 8, 1.0, 2)
+    assert print_held(fan, np.maximum(fan, loops), 0.3) >= HOLDS_PRINT
+    assert print_held(fan, loops, 0.3) < HOLDS_PRINT

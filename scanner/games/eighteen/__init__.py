@@ -272,9 +272,11 @@ def scribbled(guess: Guess) -> Guess:
 
 
 def drawn_over_print(read: Guess) -> Guess:
-    """A square read as ``scribbled`` whose ink is not in the pen's colour (``printcolour``): a player scribbles
-    in the pen, so its loops are more likely a symbol printed on the sheet joined with a drawing over it. The
-    drawing as read under the loops, with empty offered; any other reading as it was.
+    """A square read as ``scribbled`` whose loops are more likely a symbol printed on the sheet joined with a
+    drawing over it: its ink is not in the pen's colour (``printcolour``; a player scribbles in the pen), or it
+    holds the whole of the printed symbol (``planmod.print_held``; a player scribbles out a drawing in an empty
+    square, and a scribble's loops seldom cover all of a symbol). The drawing as read under the loops, with
+    empty offered; any other reading as it was.
 
     >>> drawn_over_print(scribbled(Guess({"k": "tree"}, 0.8))).value
     {'k': 'tree'}
@@ -514,6 +516,11 @@ def read_plan(image: np.ndarray) -> PlanReading:
         for r, c in _unlike_pen(rect.image, lattice, patches, threshold, final):
             final[r][c] = maybe_printed(drawn_over_print(final[r][c]),
                                         "not in the pen's colour: maybe a symbol printed on the sheet")
+    # ... or whose ink holds the whole of the printed symbol, as a square read as it bare shows it
+    symbols = [patches[r, c] for r in range(rows) for c in range(cols) if final[r][c].value["k"] == "gorse"]
+    for r, c in [(r, c) for r in range(rows) for c in range(cols) if final[r][c].note == SCRIBBLED]:
+        if any(planmod.print_held(symbol, patches[r, c], threshold) >= planmod.HOLDS_PRINT for symbol in symbols):
+            final[r][c] = maybe_printed(drawn_over_print(final[r][c]), "holds the printed symbol: a drawing over it")
     digit_reads = {(r, c): planmod.read_par(cs, probs[r, c], turns) for (r, c), cs in cands.items()}
     # a fairway over a corner-to-corner line with a par digit in it is a tee/green whose split the network missed
     for r, c in [(r, c) for r in range(rows) for c in range(cols) if planmod.may_be_teegreen(final[r][c])]:
