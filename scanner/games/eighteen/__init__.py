@@ -73,8 +73,8 @@ SCRIBBLE_PIECE = 0.24  # least share of the square one piece of a tree, bunker o
 # doubted as a scribble (60 phone plans: the 16 scribbles read as a hazard 0.245-0.467; 42 of 1,959 hazards too)
 SCRIBBLE_LOOPS = 7  # ... and least loops it holds at full detail (``loops``) to be taken as scribbled out (the same
 # plans: 10 of the 14 such scribbles with 7-13, 3 of 1,756 hazards, all larger than a third of the square, with 8-9;
-# on 200 plans of seed 14402, with no scribbles, 6 hazards drawn right; most hazards with this many loops are drawn
-# over the printed gorse, in a colour unlike it: ``drawn_over_print``)
+# on 200 plans of seed 14402, with no scribbles, 6 hazards drawn right; on seed 15502, 11 hazards, all drawn over
+# the printed gorse, 9 of them in a colour unlike it: ``drawn_over_print``)
 LOOP_HOLE = 0.001  # least paper a loop encloses, share of the square (a gap between two strokes is smaller)
 LOOP_MARGIN = 0.08  # the printed border's band, share of the side, left out when loops are counted
 SCRIBBLED = "loops over most of the square: scribbled out, leaving it empty"  # the note of such a reading
@@ -244,7 +244,7 @@ def stray_fairway(squares: list[list[Guess]], r: int, c: int, measured: CellFeat
     """Whether a square read as a fairway, with a ``large_loop``, is joined by one neighbour at most: a fairway
     runs from square to square, and a false start scribbled over reads as the fairway under the loops (shaded
     fairways loop as much, but their neighbours join them: 200 phone plans of seed 15502, 3,130 of 3,143 such
-    fairways joined on both edges, 8 of the 14 scribbles over a fairway on neither)."""
+    fairways joined on both edges, 11 of the 14 scribbles over a fairway on one at most)."""
     return (squares[r][c].value["k"] == "fairway" and large_loop(measured)
             and sum(planmod.connects(squares, r, c, edge) >= 1.0 for edge in EDGES) <= 1)
 
@@ -516,7 +516,7 @@ def read_plan(image: np.ndarray) -> PlanReading:
         for r, c in _unlike_pen(rect.image, lattice, patches, threshold, final):
             final[r][c] = maybe_printed(drawn_over_print(final[r][c]),
                                         "not in the pen's colour: maybe a symbol printed on the sheet")
-    # ... or whose ink holds the whole of the printed symbol, as a square read as it bare shows it
+    # a scribble whose ink holds all of a square read as gorse (the print, bare) is that print drawn over
     symbols = [patches[r, c] for r in range(rows) for c in range(cols) if final[r][c].value["k"] == "gorse"]
     for r, c in [(r, c) for r in range(rows) for c in range(cols) if final[r][c].note == SCRIBBLED]:
         if any(planmod.print_held(symbol, patches[r, c], threshold) >= planmod.HOLDS_PRINT for symbol in symbols):
