@@ -73,8 +73,8 @@ SCRIBBLE_PIECE = 0.24  # least share of the square one piece of a tree, bunker o
 # doubted as a scribble (60 phone plans: the 16 scribbles read as a hazard 0.245-0.467; 42 of 1,959 hazards too)
 SCRIBBLE_LOOPS = 7  # ... and least loops it holds at full detail (``loops``) to be taken as scribbled out (the same
 # plans: 10 of the 14 such scribbles with 7-13, 3 of 1,756 hazards, all larger than a third of the square, with 8-9;
-# on 200 plans of seed 14402, with no scribbles, 6 hazards drawn right; on seed 15502, 11 hazards, all drawn over
-# the printed gorse, 9 of them in a colour unlike it: ``drawn_over_print``)
+# on 200 plans of seed 14402, with no scribbles, 6 hazards drawn right; on seed 15502, 11 hazards, 9 of them drawn
+# over the printed gorse in a colour unlike it: ``drawn_over_print``)
 LOOP_HOLE = 0.001  # least paper a loop encloses, share of the square (a gap between two strokes is smaller)
 LOOP_MARGIN = 0.08  # the printed border's band, share of the side, left out when loops are counted
 SCRIBBLED = "loops over most of the square: scribbled out, leaving it empty"  # the note of such a reading
