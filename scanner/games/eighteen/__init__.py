@@ -462,6 +462,9 @@ def read_plan(image: np.ndarray) -> PlanReading:
     rect, lattice = geo.rectified, geo.lattice
     rows, cols = lattice.rows, lattice.cols
 
+    def full_detail(r: int, c: int) -> np.ndarray:  # a square's ink crop cut again from the photo
+        return square_ink(image, rect.to_photo(lattice.cell_quad(r, c)))
+
     # Every square read in the rectified frame: its kind from the network, its edges from the strokes.
     flat = patches.reshape(rows * cols, CELL, CELL)
     measured = measure_all(flat, threshold)
@@ -469,7 +472,7 @@ def read_plan(image: np.ndarray) -> PlanReading:
     guesses = [[_doubt_shade(read_square(measured[r * cols + c], probs_kind[r * cols + c]), cut.shade[r, c] / threshold)
                 for c in range(cols)] for r in range(rows)]
     for r, c in [(r, c) for r in range(rows) for c in range(cols) if looping_piece(guesses[r][c], measured[r * cols + c])]:
-        guesses[r][c] = scribbled_out(guesses[r][c], square_ink(image, rect.to_photo(lattice.cell_quad(r, c))), threshold)
+        guesses[r][c] = scribbled_out(guesses[r][c], full_detail(r, c), threshold)
     faint = faint_squares(flat, measured, threshold)
     for i, guess in zip(faint, _read_faint(flat, faint, threshold), strict=True):
         guesses[i // cols][i % cols] = guess
@@ -485,7 +488,7 @@ def read_plan(image: np.ndarray) -> PlanReading:
     for r in range(rows):
         for c in range(cols):
             if guesses[r][c].value["k"] == "teegreen":
-                inks[r, c] = square_ink(image, rect.to_photo(lattice.cell_quad(r, c)))
+                inks[r, c] = full_detail(r, c)
                 cands[r, c] = ink_candidates(inks[r, c], threshold)
     orient, probs = planmod.orientation_and_digits(cands, _tree_votes(trees, patches))
     turns = orient.turns
@@ -524,7 +527,7 @@ def read_plan(image: np.ndarray) -> PlanReading:
     digit_reads = {(r, c): planmod.read_par(cs, probs[r, c], turns) for (r, c), cs in cands.items()}
     # a fairway over a corner-to-corner line with a par digit in it is a tee/green whose split the network missed
     for r, c in [(r, c) for r in range(rows) for c in range(cols) if planmod.may_be_teegreen(final[r][c])]:
-        ink = square_ink(image, rect.to_photo(lattice.cell_quad(r, c)))
+        ink = full_detail(r, c)
         found = ink_candidates(ink, threshold)
         digit = planmod.read_par(found, planmod.digit_probabilities(found, turns), turns)
         teegreen = planmod.par_in_fairway(final[r][c], digit)
@@ -544,7 +547,7 @@ def read_plan(image: np.ndarray) -> PlanReading:
     for (r, c), digit in digit_reads.items():
         final[r][c] = planmod.resolve_teegreen(guesses, r, c, digit, sides[r, c])
     for r, c in [(r, c) for r in range(rows) for c in range(cols) if stray_fairway(final, r, c, measured[r * cols + c])]:
-        if loops(square_ink(image, rect.to_photo(lattice.cell_quad(r, c))), threshold) >= SCRIBBLE_LOOPS:
+        if loops(full_detail(r, c), threshold) >= SCRIBBLE_LOOPS:
             final[r][c] = scribbled(final[r][c])
     settled = [list(row) for row in final]  # each doubtful fairway judged by its neighbours as they were read
     final = [[planmod.fairway_from_neighbours(settled, r, c) for c in range(cols)] for r in range(rows)]
