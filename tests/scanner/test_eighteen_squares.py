@@ -3,6 +3,11 @@ square network's jittered training grids."""
 
 from __future__ import annotations
 
+import json
+import shutil
+from collections import Counter
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -22,7 +27,7 @@ from scanner.games.eighteen.plan import (
     with_reader_diagonal,
 )
 from scanner.games.eighteen.square_edges import CLASSES as EDGE_PAIRS
-from scanner.games.eighteen.squares import JITTER, KINDS, jittered
+from scanner.games.eighteen.squares import JITTER, KINDS, jittered, kind_of, labelled_rows
 from scanner.grid import Lattice
 
 
@@ -249,6 +254,25 @@ def test_a_jittered_grid_moves_whole_lines_a_little_and_keeps_the_squares():
     shift = moved.points - lattice.points
     assert 0 < np.abs(shift).max() < 2 * JITTER * 50
     assert np.all(np.diff(moved.points[:, :, 0], axis=1) > 40) and np.all(np.diff(moved.points[:, :, 1], axis=0) > 40)
+
+
+def test_training_leaves_out_the_squares_scribbled_out_whole(tmp_path):
+    # a committed plan photo, its truth saying one square was scribbled out (an empty square under a heap of ink)
+    source = Path(__file__).parents[2] / "fixtures" / "sets" / "18-holes-phone" / "18-holes-phone-101-0000"
+    truth = json.loads(source.with_suffix(".json").read_text())
+    rows, cols = truth["board"]["grid"]["rows"], truth["board"]["grid"]["cols"]
+    photo = tmp_path / "plan.jpg"
+    shutil.copy(source.with_suffix(".jpg"), photo)
+    photo.with_suffix(".json").write_text(json.dumps(truth))
+    x, labels = labelled_rows(photo, shifts=0)
+    assert len(x) == len(labels) == rows * cols
+    truth["scribbled_out"] = [[0, 0]]
+    photo.with_suffix(".json").write_text(json.dumps(truth))
+    x_left, labels_left = labelled_rows(photo, shifts=0)
+    assert len(x_left) == len(labels_left) == rows * cols - 1
+    # the square left out is the one scribbled out: every other is still learnt, with its own label
+    gone = Counter(labels.tolist()) - Counter(labels_left.tolist())
+    assert gone == Counter([KINDS.index(kind_of(truth["board"]["cells"][0][0]))])
 
 
 def _fairway(*edges: str, confidence: float = 0.95) -> Guess:
