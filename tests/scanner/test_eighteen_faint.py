@@ -42,3 +42,12 @@ def test_a_light_drawing_reads_as_its_inked_twin_flagged_with_blank_offered():
     assert inked.value["k"] != "empty" and light.value == inked.value
     assert light.confidence < eighteen.FLAG_BELOW
     assert ({"k": "empty"}, 0.5) in light.alternatives
+
+
+def test_under_a_high_threshold_a_thin_line_below_half_of_it_is_still_looked_at_and_read():
+    # a heavily shaded plan sets a high threshold; its own pen's thin lines, blurred, reach well under half of it
+    patches = np.stack([_waves(0.9), _waves(0.14), np.random.default_rng(4).uniform(0.0, 0.06, (64, 64)).astype(np.float32)])
+    assert eighteen.faint_level(THRESHOLD) < 0.14 < eighteen.FAINT * THRESHOLD
+    assert eighteen.faint_squares(patches, measure_all(patches, THRESHOLD), THRESHOLD) == [1]
+    light = eighteen._read_faint(patches, [1], THRESHOLD)[0]
+    assert light.value["k"] != "empty" and light.confidence < eighteen.FLAG_BELOW

@@ -67,8 +67,11 @@ SHADE = 0.35  # most paper darkening taken for shade rather than ink (blacked-ou
 SHADE_RANK = 25  # percentile of the 3 x 3 squares' levels taken as the neighbourhood's paper: a shadow darkens
 # most of them, while a range of blacked-out mountains, even along the grid's edge, leaves a quarter light
 FAINT = 0.5  # a square blank at the ink threshold is looked at again down to this share of it ...
+FAINT_INK = 0.1  # ... or down to this ink strength, if lower: a plan shaded heavily sets a threshold (0.30) that
+# a thin line of its own pen, blurred on a small sheet, stays under by half (strokes at 0.14-0.18)
 FAINT_SHARE = 0.01  # ... and is no sure blank when strokes that faint cover this share of its inside (blank
-# squares: 0.0011 at most; drawings too light for the threshold: 0.056 and up; 40 phone plans)
+# squares: 0.0011 at most; drawings too light for the threshold: 0.056 and up; 40 phone plans. Above 0.1: none of
+# 285 blank squares of 200 phone plans, every one of 105 drawings)
 SCRIBBLE_PIECE = 0.24  # least share of the square one piece of a tree, bunker or lake's ink covers for it to be
 # doubted as a scribble (60 phone plans: the 16 scribbles read as a hazard 0.245-0.467; 42 of 1,959 hazards too)
 SCRIBBLE_LOOPS = 7  # ... and least loops it holds at full detail (``loops``) to be taken as scribbled out (the same
@@ -306,23 +309,33 @@ def scribbled_out(guess: Guess, ink: np.ndarray, threshold: float) -> Guess:
                  note="one large piece of looping ink: maybe scribbled out, leaving the square empty")
 
 
+def faint_level(threshold: float) -> float:
+    """The ink level a square blank at the plan's ``threshold`` is looked at again at: ``FAINT`` of it, and no
+    higher than ``FAINT_INK``.
+
+    >>> faint_level(0.16), faint_level(0.3)
+    (0.08, 0.1)
+    """
+    return min(FAINT * threshold, FAINT_INK)
+
+
 def faint_squares(patches: np.ndarray, measured: list[CellFeatures], threshold: float) -> list[int]:
     """Indices of the squares (patches flattened) blank at the ink threshold whose inside holds strokes down
-    to ``FAINT`` of it over ``FAINT_SHARE`` or more: a light pen that the plan's heavier strokes outweighed."""
+    to ``faint_level`` over ``FAINT_SHARE`` or more: a light pen that the plan's heavier strokes outweighed."""
     m = int(round(LINE_MARGIN * patches.shape[-1]))
     inside = patches[:, m:-m, m:-m]
     return [i for i, f in enumerate(measured) if f.ink < BARE and not f.blobs
-            and float((inside[i] > FAINT * threshold).mean()) >= FAINT_SHARE]
+            and float((inside[i] > faint_level(threshold)).mean()) >= FAINT_SHARE]
 
 
 def _read_faint(patches: np.ndarray, which: list[int], threshold: float) -> list[Guess]:
-    """The squares ``which`` read at ``FAINT`` of the ink threshold, each flagged with blank as the other
-    choice."""
+    """The squares ``which`` read at the ``faint_level`` of the ink threshold, each flagged with blank as the
+    other choice."""
     if not which:
         return []
-    faint = patches[which]
-    measured = measure_all(faint, FAINT * threshold)
-    probs = kind_probabilities(faint, measured, FAINT * threshold)
+    faint, level = patches[which], faint_level(threshold)
+    measured = measure_all(faint, level)
+    probs = kind_probabilities(faint, measured, level)
     out = []
     for f, p in zip(measured, probs, strict=True):
         g = read_square(f, p)
@@ -482,7 +495,7 @@ def read_plan(image: np.ndarray) -> PlanReading:
     inks, cands = {}, {}  # inks: each tee/green's ink crop, read again whole below
     # a tree drawn in a pen lighter than the plan's other strokes was read at the faint level, and is
     # measured at it
-    levels = {i: FAINT * threshold for i in faint}
+    levels = {i: faint_level(threshold) for i in faint}
     trees = {(r, c): levels.get(r * cols + c, threshold) for r in range(rows) for c in range(cols)
              if guesses[r][c].value["k"] == "tree"}
     for r in range(rows):
