@@ -70,8 +70,8 @@ FAINT = 0.5  # a square blank at the ink threshold is looked at again down to th
 FAINT_INK = 0.1  # ... or down to this ink strength, if lower: a plan shaded heavily sets a threshold (0.30) that
 # a thin line of its own pen, blurred on a small sheet, stays under by half (strokes at 0.14-0.18)
 FAINT_SHARE = 0.01  # ... and is no sure blank when strokes that faint cover this share of its inside (blank
-# squares: 0.0011 at most; drawings too light for the threshold: 0.056 and up; 40 phone plans. Above ink 0.1: none
-# of the 285 and 284 blank squares of seeds 15702 and 15602, every one of their 105 and 50 light drawings)
+# squares: 0.0011 at most; drawings too light for the threshold: 0.056 and up; 40 phone plans. Above ink 0.1: 0 of
+# the 285 and 1 of the 284 blank squares of seeds 15702 and 15602, all of their 105 and 50 light drawings)
 SCRIBBLE_PIECE = 0.24  # least share of the square one piece of a tree, bunker or lake's ink covers for it to be
 # doubted as a scribble (60 phone plans: the 16 scribbles read as a hazard 0.245-0.467; 42 of 1,959 hazards too)
 SCRIBBLE_LOOPS = 7  # ... and least loops it holds at full detail (``loops``) to be taken as scribbled out (the same
