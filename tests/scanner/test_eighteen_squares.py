@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 import shutil
 from collections import Counter
-from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
+from paths import REPO
 
 from scanner.games import eighteen
 from scanner.games.eighteen.classify import Guess, read_square
@@ -258,7 +258,7 @@ def test_a_jittered_grid_moves_whole_lines_a_little_and_keeps_the_squares():
 
 def test_training_leaves_out_the_squares_scribbled_out_whole(tmp_path):
     # a committed plan photo, its truth saying one square was scribbled out (an empty square under a heap of ink)
-    source = Path(__file__).parents[2] / "fixtures" / "sets" / "18-holes-phone" / "18-holes-phone-101-0000"
+    source = REPO / "fixtures" / "sets" / "18-holes-phone" / "18-holes-phone-101-0000"
     truth = json.loads(source.with_suffix(".json").read_text())
     rows, cols = truth["board"]["grid"]["rows"], truth["board"]["grid"]["cols"]
     photo = tmp_path / "plan.jpg"
