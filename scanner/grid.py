@@ -407,6 +407,8 @@ def _refine(strength: np.ndarray, lines: np.ndarray, cross: np.ndarray, window: 
             # Share of the segment that is line: a printed line runs all along it, a pen stroke seldom does.
             seg = present[lo:hi, int(a):int(b) + 1].mean(axis=1)
             total += 1
+            if len(seg) < 3:  # expected off the image (an outline that cut a corner badly)
+                continue
             k = int(np.argmax(seg))
             if seg[k] < 0.5 or k in (0, len(seg) - 1):
                 continue

@@ -5,9 +5,11 @@ as a table cloth or a shadow are not thin, so they drop out), and the grid is th
 lines that encloses the most cells (``find_grid_quad``). Its outline is reduced to a quadrilateral. Pen
 strokes drawn inside the grid join the web but do not change its outline. Squares blacked out at a corner
 take the lines there away, and a stroke may join other print to the web (a title's rule), which pulls the
-outline out to it: an outline whose sides run off the lines is offered again with its cut corners restored
-(``restore_corners``), from all its lines and from those beside the cells the web encloses. The later grid stage
-refines the corners from the printed lines.
+outline out to it: the outline is offered again with its cut corners restored (``restore_corners``), from all
+its lines and from those beside the cells the web encloses. (How much of its sides lies on the lines tells too
+little: the outline of a 9 x 9 plan that cut across a blacked-out corner by most of a square still had 0.805
+of each side on them, against 0.87 and up for whole outlines.) The later grid stage refines the corners from
+the printed lines.
 
 Example:
     >>> import numpy as np, cv2
@@ -46,9 +48,8 @@ FRAMED = 0.6  # least share of paper in that band of a grid printed on a sheet (
 PAPER_SATURATION = 60  # HSV saturation (0-255) below which a bright pixel counts as paper, colours balanced
 LATTICE_PAPER = 0.5  # least paper a lattice's cells enclose, per pixel of its lines (a grid: 2-5; stripes,
 # a checked cloth: 0-0.3; a grid under heavy pen: about 1)
-OUTLINE_COVERED = 0.8  # least share of each side of a web's outline lying on its lines (plans: 0.87 and up;
-# an outline cut off by squares blacked out at a corner, or pulled out to other print: 0.14-0.77)
-SIDE_REACH = 2  # how far (working pixels) from a side a line pixel counts as lying on it
+SIDE_REACH = 2  # how far (working pixels) a line pixel may lie from a cell it encloses, and a restored outline's
+# corner from the outline's to be another guess
 CORNER_DETAIL = 0.01  # simplification of a web's hull before its cut corners are restored, share of its perimeter
 
 
@@ -60,9 +61,9 @@ class GridQuad:
     line_pixels: int  # size of the line web at working scale (evidence strength)
     area_fraction: float  # quadrilateral area / photo area
     edge: bool = False  # the web of lines runs off the photo (a plan cut by it, or a table's checks)
-    cornered: tuple[np.ndarray, ...] = ()  # when its sides run off the lines (``OUTLINE_COVERED``), the outline
-    # with its cut corners restored (``restore_corners``), of all the web's lines and of those beside the cells
-    # it encloses (``lattice_points``): other guesses, for the caller to check
+    cornered: tuple[np.ndarray, ...] = ()  # the outline with its cut corners restored (``restore_corners``), of
+    # all the web's lines and of those beside the cells it encloses (``lattice_points``), where that moves a
+    # corner: other guesses, for the caller to check when the outline's lines are poorly confirmed
 
     def draw(self, image: np.ndarray) -> np.ndarray:
         return draw_polygon(image, self.corners, (0, 200, 255), max(2, image.shape[1] // 400))
@@ -157,18 +158,6 @@ class _Web:
     def area(self) -> float:
         """The outline's area in working pixels."""
         return abs(cv2.contourArea(self.quad))
-
-    def side_coverage(self, quad: np.ndarray) -> float:
-        """The least share of any side of ``quad`` lying on the web's lines (within ``SIDE_REACH``). Blacked-out
-        squares at a corner take the lines there away, and the outline cuts across the corner."""
-        near = cv2.dilate(self.component, np.ones((2 * SIDE_REACH + 1,) * 2, np.uint8))
-        height, width = near.shape
-        shares = []
-        for start, end in zip(quad, np.roll(quad, -1, axis=0), strict=True):
-            at = np.round(start + np.linspace(0, 1, 200)[:, None] * (end - start) - self.origin).astype(int)
-            inside = (at[:, 0] >= 0) & (at[:, 1] >= 0) & (at[:, 0] < width) & (at[:, 1] < height)
-            shares.append(near[at[inside, 1], at[inside, 0]].sum() / len(at))
-        return float(min(shares))
 
     def lattice_points(self) -> np.ndarray:
         """(N, 2) x, y of the web's pixels beside a cell it encloses (within ``SIDE_REACH``): the lattice
@@ -335,7 +324,9 @@ def find_grid_quad(image: np.ndarray, side: int = WORK_SIDE, inside: bool = Fals
         paper = _paper(small, bright)
         large = [web for web in large if framed_by_paper(web.quad, paper)] or large
     best = _grid_web(large)
-    guesses = [best.cornered_quad(points) for points in (best.points(), best.lattice_points())] \
-        if best.side_coverage(best.quad) < OUTLINE_COVERED else []
+    guesses: list[np.ndarray] = []
+    for quad in (best.cornered_quad(points) for points in (best.points(), best.lattice_points())):
+        if quad is not None and all(np.abs(quad - seen).max() > SIDE_REACH for seen in [best.quad, *guesses]):
+            guesses.append(quad)
     return GridQuad((best.quad + 0.5) / scale - 0.5, best.pixels, best.area / strength.size, best.edge,
-                    tuple((quad + 0.5) / scale - 0.5 for quad in guesses if quad is not None))
+                    tuple((quad + 0.5) / scale - 0.5 for quad in guesses))

@@ -482,3 +482,24 @@ def test_lines_that_drift_beyond_the_window_from_an_outline_corner_off_are_follo
     crossings = np.stack(np.meshgrid(even, even), axis=-1).reshape(-1, 1, 2).astype(np.float32)
     truth = cv2.perspectiveTransform(crossings, drawn).reshape(11, 11, 2)
     assert np.linalg.norm(lattice.points - truth, axis=2).max() < 0.05 * pitch
+
+
+@pytest.mark.parametrize("corner", [(0, 0), (0, 9), (9, 9), (9, 0)])
+def test_a_plan_with_one_corner_square_blacked_out_is_read_whole(corner):
+    # the outline cuts across that square; its remaining lines once made a 3 x 3 lattice confirmed at 0.75 (top
+    # left), or lines expected off the image (bottom right)
+    from scanner.games import eighteen
+
+    photo = paper_with_grid(np.full((700, 800, 3), 60, np.uint8))
+    x0, y0, x1, y1 = GRID
+    pitch = (x1 - x0) // 10
+    row, col = corner  # filled over the grid's outer lines, up to the middle of its inner ones
+
+    def span(k: int) -> tuple[int, int]:
+        return pitch * k - (3 if k == 0 else 0), pitch * (k + 1) + (3 if k == 9 else 0)
+
+    (left, right), (top, bottom) = span(col), span(row)
+    cv2.rectangle(photo, (x0 + left, y0 + top), (x0 + right, y0 + bottom), (20, 20, 20), -1)
+    geo = eighteen.find_geometry(photo)
+    assert (geo.lattice.rows, geo.lattice.cols) == (10, 10)
+    assert corners_close(geo.rectified.to_photo(geo.lattice.corners()), 3.0)

@@ -102,23 +102,29 @@ def find_geometry(image: np.ndarray) -> Geometry:
     A grid that cannot be read (one running off the photo) is looked for again among the webs of lines clear
     of the photo's edge (``_clear_of_edge``).
     A lattice on paper whose lines the photo bears out poorly is looked for again with the grid located at
-    twice the detail (a small grid's outline merges with the sheet's other print at the usual scale), then
-    with the outline's cut corners restored, when its sides ran off the lines (squares blacked out at a
-    corner take the lines there away; a stroke joined to a title's rule pulls the outline out to it), and
-    then among the webs clear of the photo's edge, when the one found runs off it (a patch of a checked
-    cloth, its lines stronger than the plan's, can hold an outline just inside the photo)."""
+    twice the detail (a small grid's outline merges with the sheet's other print at the usual scale). Any
+    lattice on paper is looked for again within the outline with its cut corners restored, where that moves a
+    corner (squares blacked out at a corner take the lines there away; a stroke joined to a title's rule pulls
+    the outline out to it). A lattice still poorly confirmed is looked for among the webs clear of the photo's
+    edge, when the one found runs off it (a patch of a checked cloth, its lines stronger than the plan's, can
+    hold an outline just inside the photo). Each time, the better confirmed lattice is kept
+    (``_better_confirmed``)."""
     located = find_grid_quad(image)
     try:
         geo = _geometry(image, located)
     except ScanError as refused:
         geo = _clear_of_edge(image, refused)
     # only for a grid on paper: other games' tiles and cards confirm grid lines poorly too
-    if geo.lattice.line_support < GRID_SURE and paper_share(geo) >= PAPER_PLAN:
+    if paper_share(geo) < PAPER_PLAN:
+        return geo
+    if geo.lattice.line_support < GRID_SURE:
         geo = _better_confirmed(geo, lambda: find_grid_quad(image, 2 * WORK_SIDE), image)
-        for cornered in located.cornered if geo.lattice.line_support < GRID_SURE else ():
-            geo = _better_confirmed(geo, lambda cornered=cornered: replace(located, corners=cornered), image)
-        if located.edge and geo.lattice.line_support < GRID_SURE:
-            geo = _better_confirmed(geo, lambda: find_grid_quad(image, inside=True), image)
+    # tried however well the lattice seems confirmed: with one corner square blacked out, the outline's remaining
+    # lines made a 3 x 3 lattice at 0.75
+    for cornered in located.cornered:
+        geo = _better_confirmed(geo, lambda cornered=cornered: replace(located, corners=cornered), image)
+    if located.edge and geo.lattice.line_support < GRID_SURE:
+        geo = _better_confirmed(geo, lambda: find_grid_quad(image, inside=True), image)
     return geo
 
 
