@@ -399,3 +399,11 @@ def test_a_scribble_holds_the_whole_printed_symbol_only_when_drawn_over_it():
         cv2.circle(loops, (x, y), 8, 1.0, 2)
     assert print_held(fan, np.maximum(fan, loops), 0.3) >= HOLDS_PRINT
     assert print_held(fan, loops, 0.3) < HOLDS_PRINT
+
+
+def test_only_reads_flagged_for_review_say_why_they_are_in_doubt():
+    result = eighteen.scan(load_photo(REPO / "fixtures" / "sets" / "18-holes-phone" / "18-holes-phone-101-0000.jpg").image)
+    pars = [r for r in result.reads if r.where.endswith(".par")]
+    assert pars and any(not r.flagged for r in pars)
+    for read in pars:
+        assert bool(read.note) == read.flagged, (read.where, read.confidence, read.note)

@@ -615,10 +615,11 @@ def scan(image: np.ndarray, setup: dict | None = None, debug: Debug | None = Non
             reads.append(Read(f"cells[{ur}][{uc}]", value, g.confidence, flagged, poly, alts, note))
             if (r, c) in digit_reads:
                 d = digit_reads[r, c]
-                doubt = "par digit unreadable" if d.par is None else f"par digit read as {d.par}, unsure"
-                reads.append(Read(f"cells[{ur}][{uc}].par", d.par, d.confidence,
-                                  d.par is None or d.confidence < PAR_SURE or turned_doubt or grid_doubt, poly,
-                                  d.alternatives, doubt))
+                doubtful = d.par is None or d.confidence < PAR_SURE or turned_doubt or grid_doubt
+                doubt = ("par digit unreadable" if d.par is None else f"par digit read as {d.par}, unsure") \
+                    if doubtful else ""
+                reads.append(Read(f"cells[{ur}][{uc}].par", d.par, d.confidence, doubtful, poly, d.alternatives,
+                                  doubt))
     if orient.confidence < ORIENT_SURE:
         warnings.append(f"orientation of the plan is uncertain (confidence {orient.confidence:.2f}); check that "
                         "row 0 is the top of the sheet")
