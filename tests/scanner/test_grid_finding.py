@@ -10,9 +10,11 @@ from functools import partial
 import cv2
 import numpy as np
 import pytest
+from paths import REPO
 
 from scanner.errors import ScanError
 from scanner.grid import PLAUSIBLE, _Axis, _choose_counts, find_lattice
+from scanner.load import load_photo
 from scanner.locate import _grid_web, _Web, enclosed_cells, find_grid_quad
 from scanner.rectify import PHONE_HFOV, rectangle_aspect
 
@@ -503,3 +505,18 @@ def test_a_plan_with_one_corner_square_blacked_out_is_read_whole(corner):
     geo = eighteen.find_geometry(photo)
     assert (geo.lattice.rows, geo.lattice.cols) == (10, 10)
     assert corners_close(geo.rectified.to_photo(geo.lattice.corners()), 3.0)
+
+
+def test_a_small_plan_shaded_heavily_is_found_at_twice_the_detail():
+    # a phone photo (reduced to 1600 x 1200) of a plan a quarter of the photo wide, its fairways shaded in
+    # pencil: at the usual scale the shading and the lines make one dark web that encloses too little paper
+    from scanner.games import eighteen
+
+    photo = load_photo(REPO / "tests" / "scanner" / "data" / "eighteen-small-shaded-plan.jpg").image
+    with pytest.raises(ScanError):
+        find_grid_quad(photo)
+    geo = eighteen.find_geometry(photo)
+    assert (geo.lattice.rows, geo.lattice.cols) == (10, 10)
+    assert geo.lattice.line_support >= eighteen.GRID_SURE
+    truth = np.array([[449.4, 330.5], [777.3, 515.6], [583.5, 855.2], [262.0, 660.4]])  # clockwise from the found
+    assert np.abs(geo.rectified.to_photo(geo.lattice.corners()) - truth).max() < 3
