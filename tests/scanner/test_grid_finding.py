@@ -520,3 +520,30 @@ def test_a_small_plan_shaded_heavily_is_found_at_twice_the_detail():
     assert geo.lattice.line_support >= eighteen.GRID_SURE
     truth = np.array([[449.4, 330.5], [777.3, 515.6], [583.5, 855.2], [262.0, 660.4]])  # clockwise from the found
     assert np.abs(geo.rectified.to_photo(geo.lattice.corners()) - truth).max() < 3
+
+
+@pytest.mark.parametrize(("shrink", "support", "kept"), [(0.8, 0.90, 8), (0.8, 0.60, 6), (1.2, 0.90, 6)])
+def test_an_outline_that_leaves_part_of_the_grid_out_is_tried_only_for_a_poorly_confirmed_lattice(
+        monkeypatch, shrink, support, kept):
+    # part of a plan can confirm its lines better than the whole (8 x 8 at 0.90, 8 x 6 of it at 0.95); an outline
+    # that restores a cut corner, enclosing the one found, is tried whatever the first lattice's support
+    from dataclasses import replace
+
+    from scanner.games import eighteen
+    from scanner.grid import Lattice
+    from scanner.locate import GridQuad
+    from scanner.rectify import Rectified
+
+    image = np.full((700, 700, 3), 235, np.uint8)  # paper
+    found = np.float32([[100, 100], [600, 100], [600, 600], [100, 600]])
+    other = (found - 350) * shrink + 350
+
+    def geometry(image, quad):
+        cols, share = (8, support) if np.array_equal(quad.corners, found) else (6, 0.95)
+        points = np.stack(np.meshgrid(np.linspace(20, 620, cols + 1), np.linspace(20, 620, 9)), axis=-1)
+        return eighteen.Geometry(Rectified(image, np.eye(3), 20, (600, 600)), Lattice(points, share))
+
+    located = GridQuad(found, 1000, 0.5, cornered=(other,))
+    monkeypatch.setattr(eighteen, "find_grid_quad", lambda image, *args, **kwargs: replace(located))
+    monkeypatch.setattr(eighteen, "_geometry", geometry)
+    assert eighteen.find_geometry(image).lattice.cols == kept

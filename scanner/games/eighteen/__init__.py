@@ -87,6 +87,7 @@ TREE_CANOPY = 0.03  # least enclosed paper of a canopy, share of the square
 TREE_OFFSET = 0.05  # least shift of the ink's centre from the canopy's centre (the trunk), share of the side
 
 
+CORNER_SLACK = 0.01  # share of an outline's side by which a corner may lie outside it and still be enclosed
 PAPER_PLAN = 0.5  # share of paper in the grid from which it is surely a plan (plans 0.64 and up, others 0.3)
 
 
@@ -126,13 +127,29 @@ def find_geometry(image: np.ndarray) -> Geometry:
         return geo
     if geo.lattice.line_support < GRID_SURE:
         geo = _better_confirmed(geo, lambda: find_grid_quad(image, 2 * WORK_SIDE), image)
-    # tried however well the lattice seems confirmed: with one corner square blacked out, the outline's remaining
-    # lines made a 3 x 3 lattice at 0.75
+    # an outline that restores a cut corner (enclosing the one found) is tried however well the lattice seems
+    # confirmed: with one corner square blacked out, the outline's remaining lines made a 3 x 3 lattice at 0.75.
+    # One that leaves part of the outline out is tried only for a poorly confirmed lattice: a part of a grid can
+    # confirm its lines better than the whole (an 8 x 8 plan at 0.90, 8 x 6 of it at 0.95)
     for cornered in located.cornered:
-        geo = _better_confirmed(geo, lambda cornered=cornered: replace(located, corners=cornered), image)
+        if geo.lattice.line_support < GRID_SURE or encloses(cornered, located.corners, CORNER_SLACK):
+            geo = _better_confirmed(geo, lambda cornered=cornered: replace(located, corners=cornered), image)
     if located.edge and geo.lattice.line_support < GRID_SURE:
         geo = _better_confirmed(geo, lambda: find_grid_quad(image, inside=True), image)
     return geo
+
+
+def encloses(outer: np.ndarray, inner: np.ndarray, slack: float) -> bool:
+    """Whether every corner of the quadrilateral ``inner`` lies inside ``outer`` or within ``slack`` of its mean
+    side from it.
+
+    >>> square = np.float32([[0, 0], [10, 0], [10, 10], [0, 10]])
+    >>> encloses(square, square, 0.01), encloses(square * 1.2 - 1, square, 0.01), encloses(square, square + 1, 0.01)
+    (True, True, False)
+    """
+    side = cv2.arcLength(np.float32(outer).reshape(-1, 1, 2), True) / 4
+    contour = np.float32(outer).reshape(-1, 1, 2)
+    return all(cv2.pointPolygonTest(contour, (float(x), float(y)), True) >= -slack * side for x, y in inner)
 
 
 def _well_confirmed(image: np.ndarray, locate_again: Callable[[], GridQuad], refused: ScanError) -> Geometry:
