@@ -63,7 +63,7 @@ class GridQuad:
     edge: bool = False  # the web of lines runs off the photo (a plan cut by it, or a table's checks)
     cornered: tuple[np.ndarray, ...] = ()  # the outline with its cut corners restored (``restore_corners``), of
     # all the web's lines and of those beside the cells it encloses (``lattice_points``), where that moves a
-    # corner: other guesses, for the caller to check when the outline's lines are poorly confirmed
+    # corner: other guesses, for the caller to check
 
     def draw(self, image: np.ndarray) -> np.ndarray:
         return draw_polygon(image, self.corners, (0, 200, 255), max(2, image.shape[1] // 400))

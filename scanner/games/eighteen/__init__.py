@@ -107,10 +107,11 @@ def find_geometry(image: np.ndarray) -> Geometry:
     plan's, running off the photo). Either is kept only if the photo's lines bear it out well on paper
     (``_well_confirmed``): at twice the detail, a Front Nine photo's cards made a 6 x 4 lattice at 0.43.
     A lattice on paper whose lines the photo bears out poorly is looked for again with the grid located at
-    twice the detail (a small grid's outline merges with the sheet's other print at the usual scale). Any
+    twice the detail (a small grid's outline merges with the sheet's other print at the usual scale). A
     lattice on paper is looked for again within the outline with its cut corners restored, where that moves a
     corner (squares blacked out at a corner take the lines there away; a stroke joined to a title's rule pulls
-    the outline out to it). A lattice still poorly confirmed is looked for among the webs clear of the photo's
+    the outline out to it): always when the restored outline encloses the one found, only for a poorly
+    confirmed lattice when it leaves part of it out. A lattice still poorly confirmed is looked for among the webs clear of the photo's
     edge, when the one found runs off it (a patch of a checked cloth, its lines stronger than the plan's, can
     hold an outline just inside the photo). Each time, the better confirmed lattice is kept
     (``_better_confirmed``)."""
@@ -147,8 +148,8 @@ def encloses(outer: np.ndarray, inner: np.ndarray, slack: float) -> bool:
     >>> encloses(square, square, 0.01), encloses(square * 1.2 - 1, square, 0.01), encloses(square, square + 1, 0.01)
     (True, True, False)
     """
-    side = cv2.arcLength(np.float32(outer).reshape(-1, 1, 2), True) / 4
     contour = np.float32(outer).reshape(-1, 1, 2)
+    side = cv2.arcLength(contour, True) / 4
     return all(cv2.pointPolygonTest(contour, (float(x), float(y)), True) >= -slack * side for x, y in inner)
 
 
