@@ -527,8 +527,6 @@ def test_an_outline_that_leaves_part_of_the_grid_out_is_tried_only_for_a_poorly_
         monkeypatch, shrink, support, kept):
     # part of a plan can confirm its lines better than the whole (8 x 8 at 0.90, 8 x 6 of it at 0.95); an outline
     # that restores a cut corner, enclosing the one found, is tried whatever the first lattice's support
-    from dataclasses import replace
-
     from scanner.games import eighteen
     from scanner.grid import Lattice
     from scanner.locate import GridQuad
@@ -544,6 +542,6 @@ def test_an_outline_that_leaves_part_of_the_grid_out_is_tried_only_for_a_poorly_
         return eighteen.Geometry(Rectified(image, np.eye(3), 20, (600, 600)), Lattice(points, share))
 
     located = GridQuad(found, 1000, 0.5, cornered=(other,))
-    monkeypatch.setattr(eighteen, "find_grid_quad", lambda image, *args, **kwargs: replace(located))
+    monkeypatch.setattr(eighteen, "find_grid_quad", lambda image, *args, **kwargs: located)
     monkeypatch.setattr(eighteen, "_geometry", geometry)
     assert eighteen.find_geometry(image).lattice.cols == kept
