@@ -52,6 +52,8 @@ DRIFT = 0.012  # how far (share of the grid's side) a comb looks for each line a
 WINDOW = 0.15  # how far (share of a square) a line may lie from its evenly spaced position ...
 DRIFT_LOOK = 0.5  # ... or, once the lines found drift this share of that off them somewhere, from its drift
 DRIFT_PEAKS = 12  # least line segments found to fit a drift to
+LINE_SEEN = 1 / 3  # least share of a line's segments it must be found on to be moved off where it is expected:
+# with the print all but lost, a fairway's edge along three of ten squares pulled a line 0.14 of a square off
 DRIFT_CLOSE, DRIFT_FIT = 1.5, 0.8  # the share of them within this many pixels of the drift it needs (plans whose
 # outline was found a little off: 0.93 and up; pale lines among heavy pen strokes: 0.2-0.45)
 FAINT_PRINT = 0.35  # comb score below which, on both axes, the printed lines are taken as lost (a washed-out or
@@ -391,7 +393,7 @@ def _refine(strength: np.ndarray, lines: np.ndarray, cross: np.ndarray, window: 
 
     ``cross`` are the perpendicular line positions (segment bounds). Each segment's line is looked for within
     ``window`` of where the line is expected: its even position, moved by ``drift`` (``_drift``) if given.
-    Returns coefficients per line (highest power first), the share of segments that had a clear local line,
+    A line found on fewer than ``LINE_SEEN`` of its segments stays where it is expected. Returns coefficients per line (highest power first), the share of segments that had a clear local line,
     and the peaks found (x, y rows) per line.
     """
     coefs, peaks, found, total = [], [], 0, 0
@@ -417,7 +419,8 @@ def _refine(strength: np.ndarray, lines: np.ndarray, cross: np.ndarray, window: 
             ws.append(float(seg[k]))
             found += 1
         peaks.append(np.array([xs, ys]).reshape(2, -1).T)
-        coefs.append(_robust_fit(np.array(xs), np.array(ys), np.array(ws), expected, span, window))
+        seen = len(xs) >= LINE_SEEN * (len(cross) - 1)
+        coefs.append(_robust_fit(np.array(xs), np.array(ys), np.array(ws), expected, span, window) if seen else expected)
     return np.array(coefs), found / max(total, 1), peaks
 
 

@@ -545,3 +545,25 @@ def test_an_outline_that_leaves_part_of_the_grid_out_is_tried_only_for_a_poorly_
     monkeypatch.setattr(eighteen, "find_grid_quad", lambda image, *args, **kwargs: located)
     monkeypatch.setattr(eighteen, "_geometry", geometry)
     assert eighteen.find_geometry(image).lattice.cols == kept
+
+
+@pytest.mark.parametrize("seen_on", [3, 8])
+def test_a_line_seen_on_few_squares_only_stays_in_step_with_the_others(seen_on):
+    # an inner row line lost from the print, a straight stroke (a fairway's edge) 0.14 of a square above it:
+    # along three squares it must not pull the line to itself; a line found along most squares is followed
+    pitch, lost = 64, 5
+    img = np.full((10 * pitch + 96, 10 * pitch + 96, 3), 228, np.uint8)
+    for k in range(11):
+        at = 48 + k * pitch
+        cv2.line(img, (at, 48), (at, 48 + 10 * pitch), (120, 120, 120), 1)
+        if k != lost:
+            cv2.line(img, (48, at), (48 + 10 * pitch, at), (120, 120, 120), 1)
+    stroke = 48 + lost * pitch - 9
+    cv2.line(img, (48 + 2 * pitch + 4, stroke), (48 + (2 + seen_on) * pitch - 4, stroke), (120, 120, 120), 1)
+    lattice = find_lattice(img, (48, 48, 48 + 10 * pitch, 48 + 10 * pitch), 1.0)
+    assert (lattice.rows, lattice.cols) == (10, 10)
+    row = lattice.points[lost, :, 1]
+    if seen_on == 3:
+        assert np.abs(row - (48 + lost * pitch)).max() < 2
+    else:
+        assert np.abs(row[2:2 + seen_on] - stroke).max() < 2
