@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from scanner.games.eighteen import square_par
-from scanner.games.eighteen.digits import run_net
+from scanner.games.eighteen.digits import eight_bit, run_net
 from scanner.games.eighteen.square_par import (
     CLASSES,
     FAIRWAYS,
@@ -25,7 +25,7 @@ def test_the_reader_reads_pars_of_squares_it_never_saw():
     x, cells = drawn_squares(HELD_OUT_SEED, 150, jobs=1)
     truth = np.array([CLASSES.index(cell.get("par")) for cell in cells])
     assert set(truth) == {0, 1, 2, 3}  # every par and fairways without one
-    read = run_net(MODEL, {"x": x}).argmax(axis=1)
+    read = run_net(eight_bit(MODEL), {"x": x}).argmax(axis=1)  # as a scan reads them
     # 146 of these 150 are read right (before its training on photographed plans, 145; the narrower network
     # before it read 147, though on all 1,500 held-out squares 0.958 against this one's 0.964); two squares
     # spare for another machine's rounding
@@ -41,8 +41,8 @@ def test_photo_squares_are_cut_upright_from_the_true_grid(tmp_path):
     assert cut[:len(teegreens)] == teegreens and {cell["k"] for cell in cut[len(teegreens):]} == {"fairway"}
     # upright: the reader reads them as their cells say, and far less so turned a quarter
     labels = np.array([CLASSES.index(cell.get("par")) for cell in cut])
-    upright = (run_net(MODEL, {"x": x.astype(np.float32)}).argmax(axis=1) == labels).mean()
-    turned = (run_net(MODEL, {"x": np.rot90(x, 1, (2, 3)).astype(np.float32)}).argmax(axis=1) == labels).mean()
+    upright = (run_net(eight_bit(MODEL), {"x": x.astype(np.float32)}).argmax(axis=1) == labels).mean()
+    turned = (run_net(eight_bit(MODEL), {"x": np.rot90(x, 1, (2, 3)).astype(np.float32)}).argmax(axis=1) == labels).mean()
     assert upright >= 0.9 and turned < upright - 0.3
     (tmp_path / "blank.jpg").write_bytes(photo.read_bytes())  # no truth file beside it
     assert photo_squares(tmp_path / "blank.jpg") is None

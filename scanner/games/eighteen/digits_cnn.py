@@ -108,7 +108,7 @@ def fit(net, inputs: tuple[np.ndarray, ...], labels: np.ndarray, epochs: int, ba
 
 def export(net, examples: tuple[np.ndarray, ...], names: tuple[str, ...], path) -> None:
     """``net`` written as ONNX to ``path``, its inputs named ``names`` (shaped as ``examples``, any batch size)
-    and its output "logits"."""
+    and its output "logits". A scan runs the network's 8-bit twin: write it again with ``quantize``."""
     import torch
 
     axes = {name: {0: "n"} for name in (*names, "logits")}

@@ -51,7 +51,7 @@ from pathlib import Path
 
 import numpy as np
 
-from scanner.games.eighteen.digits import run_net
+from scanner.games.eighteen.digits import eight_bit, run_net
 from scanner.games.eighteen.features import EDGES
 from scanner.games.eighteen.square_par import inputs, steadied
 
@@ -67,7 +67,7 @@ EPOCHS, BATCH, SHIFT = 5, 128, 3  # training passes, batch size, random shift (p
 def read_edges(inks: list[np.ndarray]) -> np.ndarray:
     """Probabilities (N, 13) of the (tee edge, green edge) pairs of ``CLASSES`` for upright square ink crops
     (``parmarks.square_ink``); the last column: no tee/green."""
-    return steadied(MODEL, inputs(inks, SIDE))
+    return steadied(eight_bit(MODEL), inputs(inks, SIDE))
 
 
 def label(cell: dict, turns: int = 0) -> int:

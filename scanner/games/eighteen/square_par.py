@@ -49,7 +49,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scanner.games.eighteen.digits import onnx_net, run_net
+from scanner.games.eighteen.digits import eight_bit, onnx_net, run_net
 
 MODEL = Path(__file__).with_name("square_par.onnx")
 SIDE = 96  # the square's ink crop is shrunk to this many pixels a side
@@ -72,7 +72,7 @@ def inputs(inks: list[np.ndarray], side: int = SIDE) -> np.ndarray:
 
 def read_squares(inks: list[np.ndarray]) -> np.ndarray:
     """Probabilities (N, 4) of par 3, 4, 5 and no par digit (``CLASSES``) for upright square ink crops."""
-    return steadied(MODEL, inputs(inks))
+    return steadied(eight_bit(MODEL), inputs(inks))
 
 
 def steadied(model: Path, x: np.ndarray) -> np.ndarray:

@@ -1,0 +1,129 @@
+"""Write the 8-bit twins of the three 18 Holes networks, which a scan runs (a build step, not part of a scan).
+
+The trained networks (``digits_cnn.onnx``, ``square_par.onnx``, ``square_edges.onnx``) keep 32-bit weights:
+they are what training starts from and writes. A scan runs each one's twin (``digits.eight_bit``), its
+weights and activations stored as 8-bit integers, one scale per output channel for the weights: ONNX Runtime
+reads those with integer arithmetic several times faster on a CPU. The activations' ranges are set from
+inputs like a scan's (``calibration_sets``): for the whole-square readers, the squares of photographed plans
+cut from the true grid; for the digit network, the pieces cut from drawn squares. Weights use 7 of their 8 bits (``reduce_range``),
+so a CPU without the dot-product instructions for 8-bit integers (older x86) cannot overflow its
+intermediate 16-bit sums.
+
+Run ``python -m scanner.games.eighteen.quantize FOLDER...`` after training any of the three (needs
+``pip install -e .[train]`` for the ONNX package); it prints, for each network, how often the twin's reading
+agrees with the trained one's on inputs from other photos than it was set on, and both one's time a batch.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from functools import partial
+from pathlib import Path
+
+import numpy as np
+
+from scanner.games.eighteen.digits import CNN_MODEL, eight_bit, onnx_net, run_net
+
+CALIBRATION_SHARE = 0.5  # the first half of the photos set the ranges, the rest measure the agreement
+BATCH = 32  # inputs per calibration batch
+DIGIT_SQUARES = 300  # drawn squares whose pieces set the digit network's ranges (and as many check it)
+
+
+def square_inputs(photo: Path, side: int) -> dict[str, np.ndarray] | None:
+    """Inputs of a whole-square reader working at ``side`` pixels from one photo (``square_par.photo_squares``)."""
+    from scanner.games.eighteen.square_par import photo_squares
+
+    found = photo_squares(photo, side)
+    return None if found is None else {"x": found[0].astype(np.float32)}
+
+
+def digit_inputs(squares: int, seed: int) -> dict[str, np.ndarray]:
+    """Inputs of the digit network: the pieces cut from ``squares`` drawn squares of random stream ``seed``
+    (``digits_train.square_training_set``, as its held-out test takes them), each turned as a scan turns it.
+    Drawn, not photographed: the pieces of a photo are cut by a scan, which runs the twin being written."""
+    from scanner.games.eighteen.digits_cnn import arrays
+    from scanner.games.eighteen.digits_train import square_training_set
+
+    images, aspects, _ = arrays(square_training_set(squares, seed))
+    return {"x": images, "a": aspects}
+
+
+def calibration_sets(folders: list[Path]) -> Iterator[tuple[Path, dict[str, np.ndarray], dict[str, np.ndarray]]]:
+    """Each trained network with the inputs its activations' ranges are set from and those its twin is
+    checked on: for the whole-square readers, the squares of the first ``CALIBRATION_SHARE`` of the photos in
+    ``folders`` and of the rest; for the digit network, drawn squares of two random streams."""
+    from scanner.games.eighteen import square_edges, square_par
+    from scanner.games.eighteen.truth_photos import read_photos
+
+    for model, side in ((square_par.MODEL, square_par.SIDE), (square_edges.MODEL, square_edges.SIDE)):
+        parts = read_photos(folders, partial(square_inputs, side=side))
+        if len(parts) < 2:
+            raise ValueError(f"too few photos with truth files in {', '.join(map(str, folders))}")
+        cut = max(1, int(len(parts) * CALIBRATION_SHARE))
+        yield model, joined(parts[:cut]), joined(parts[cut:])
+    yield CNN_MODEL, digit_inputs(DIGIT_SQUARES, 0), digit_inputs(DIGIT_SQUARES, 1)
+
+
+def batches(inputs: dict[str, np.ndarray], size: int = BATCH) -> Iterator[dict[str, np.ndarray]]:
+    """``inputs`` (named arrays of equal length) in batches of ``size``.
+
+    >>> [len(b["x"]) for b in batches({"x": np.zeros(70)}, 32)]
+    [32, 32, 6]
+    """
+    n = len(next(iter(inputs.values())))
+    for start in range(0, n, size):
+        yield {name: a[start:start + size] for name, a in inputs.items()}
+
+
+def joined(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """Named arrays of several photos, joined."""
+    return {name: np.concatenate([p[name] for p in parts]) for name in parts[0]}
+
+
+def quantize(model: Path, calibration: dict[str, np.ndarray]) -> Path:
+    """Write the 8-bit twin of the ONNX network at ``model`` (``eight_bit(model)``), its activations' ranges
+    set from the named ``calibration`` inputs."""
+    from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
+
+    class Reader(CalibrationDataReader):
+        def __init__(self) -> None:
+            self.left = batches(calibration)
+
+        def get_next(self) -> dict[str, np.ndarray] | None:
+            return next(self.left, None)
+
+    quantize_static(str(model), str(eight_bit(model)), Reader(), quant_format=QuantFormat.QDQ,
+                    activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8, per_channel=True,
+                    reduce_range=True)
+    onnx_net.cache_clear()
+    return eight_bit(model)
+
+
+def seconds_per_batch(model: Path, inputs: dict[str, np.ndarray], repeats: int = 5) -> float:
+    """Median time the network at ``model`` takes to read the first ``BATCH`` of ``inputs``."""
+    batch = next(batches(inputs))
+    run_net(model, batch)
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        run_net(model, batch)
+        times.append(time.perf_counter() - start)
+    return float(np.median(times))
+
+
+if __name__ == "__main__":
+    import sys
+
+    import cv2
+
+    cv2.setNumThreads(1)
+    if len(sys.argv) < 2:
+        sys.exit("usage: python -m scanner.games.eighteen.quantize FOLDER... (synthetic photos with truth files)")
+    for model, calibration, held in calibration_sets([Path(a) for a in sys.argv[1:]]):
+        twin = quantize(model, calibration)
+        agree = (run_net(model, held).argmax(axis=1) == run_net(twin, held).argmax(axis=1)).mean()
+        n = len(next(iter(held.values())))
+        print(f"wrote {twin.name}: the same class as {model.name} on {agree:.4f} of {n} inputs; "
+              f"{1000 * seconds_per_batch(model, held):.1f} ms a batch of {BATCH} -> "
+              f"{1000 * seconds_per_batch(twin, held):.1f} ms")
