@@ -162,7 +162,7 @@ def photo_candidates(photo: Path) -> list[tuple[np.ndarray, int, int]] | None:
 if __name__ == "__main__":
     import sys
 
-    from scanner.games.eighteen.digits import onnx_net, predict_images
+    from scanner.games.eighteen.digits import onnx_net, run_net
     from scanner.games.eighteen.digits_train import square_training_set, varied
     from scanner.games.eighteen.square_par import tune
     from scanner.games.eighteen.truth_photos import read_photos
@@ -177,7 +177,7 @@ if __name__ == "__main__":
         net = fit(network(), (images, aspects), labels, EPOCHS, BATCH)
     export(net, (np.zeros((1, 1, SIDE, SIDE), np.float32), np.zeros((1, 1), np.float32)), ("x", "a"), CNN_MODEL)
     onnx_net.cache_clear()
-    held_out = square_training_set(SQUARES // 10, seed=1)
-    labels = np.array([label for _, _, label in held_out])
-    read = predict_images([np.ascontiguousarray(turned(p, t)) for p, t, _ in held_out]).argmax(axis=1)
+    # the network just written, not the 8-bit twin a scan runs (``quantize`` writes that from it)
+    images, aspects, labels = arrays(square_training_set(SQUARES // 10, seed=1))
+    read = run_net(CNN_MODEL, {"x": images, "a": aspects}).argmax(axis=1)
     print(f"wrote {CNN_MODEL} ({CNN_MODEL.stat().st_size // 1024} KiB); held-out accuracy {(read == labels).mean():.3f}")
