@@ -26,9 +26,10 @@ def test_the_reader_reads_pars_of_squares_it_never_saw():
     truth = np.array([CLASSES.index(cell.get("par")) for cell in cells])
     assert set(truth) == {0, 1, 2, 3}  # every par and fairways without one
     read = run_net(eight_bit(MODEL), {"x": x}).argmax(axis=1)  # as a scan reads them
-    # 146 of these 150 are read right (before its training on photographed plans, 145; the narrower network
-    # before it read 147, though on all 1,500 held-out squares 0.958 against this one's 0.964); two squares
-    # spare for another machine's rounding
+    # 146 of these 150 are read right by the 8-bit twin, 147 by the trained network (before its second
+    # training on photographed plans 146, before its first 145; the narrower network before it read 147,
+    # though on all 1,500 held-out squares 0.958 against this one's 0.963); two squares spare for another
+    # machine's rounding
     assert (read == truth).sum() >= 144
 
 
