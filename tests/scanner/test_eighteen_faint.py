@@ -1,5 +1,5 @@
 """18 Holes: a square drawn too lightly for the plan's ink level is not read as a sure blank; it is read again
-at a lower level and flagged."""
+at a lower level and flagged, or, lighter still, flagged as it is."""
 
 from __future__ import annotations
 
@@ -51,3 +51,20 @@ def test_under_a_high_threshold_a_thin_line_below_half_of_it_is_still_looked_at_
     assert eighteen.faint_squares(patches, measure_all(patches, THRESHOLD), THRESHOLD) == [1]
     light = eighteen._read_faint(patches, [1], THRESHOLD)[0]
     assert light.value["k"] != "empty" and light.confidence < eighteen.FLAG_BELOW
+
+
+def test_strokes_below_even_the_faint_level_flag_a_blank_reading_but_shade_and_texture_do_not():
+    # glare over a light pen: waves between the faint level and half of it, on textured paper
+    level = eighteen.faint_level(THRESHOLD)
+    waves = _waves(0.75 * level)
+    shade = np.random.default_rng(4).uniform(0.0, 0.02, (64, 64)).astype(np.float32)
+    shade[:, :32] += 0.75 * level  # half the square darkened as much: a shadow's edge
+    blank = eighteen.Guess({"k": "empty"}, 1.0)
+    flagged = eighteen.too_faint(blank, waves, THRESHOLD)
+    assert flagged.value == {"k": "empty"} and flagged.confidence < eighteen.FLAG_BELOW
+    assert "too faint" in flagged.note
+    assert eighteen.too_faint(blank, shade, THRESHOLD) == blank
+    assert eighteen.too_faint(blank, _patches()[2], THRESHOLD) == blank
+    # a reading with a doubt of its own, or of a drawing, is left as it is
+    scribbled = eighteen.Guess({"k": "empty"}, 0.7, note=eighteen.SCRIBBLED)
+    assert eighteen.too_faint(scribbled, waves, THRESHOLD) == scribbled

@@ -72,6 +72,12 @@ FAINT_INK = 0.1  # ... or down to this ink strength, if lower: a plan shaded hea
 FAINT_SHARE = 0.01  # ... and is no sure blank when strokes that faint cover this share of its inside (blank
 # squares: 0.0011 at most; drawings too light for the threshold: 0.056 and up; 40 phone plans. Above ink 0.1: 0 of
 # the 285 and 1 of the 284 blank squares of seeds 15702 and 15602, all of their 105 and 50 light drawings)
+STROKE_LEVEL = 0.5  # a square still blank at the faint level is looked at once more for strokes down to this
+# share of it, on the paper around them (glare over a light pen: strokes at 0.035-0.065, threshold 0.15)
+STROKE_WIDTH = 7  # pixels (of ``CELL``): strokes are what an opening this wide takes away
+STROKE_SPAN = 0.3  # ... and is flagged when one such stroke spans this share of its inside (blank squares read
+# blank: 0.21 at most over 870 of seeds 15352, 16302 and 16402 and the outside plans; 8 of the 10 light
+# drawings read blank on those photos, all on one plan, 0.31-1.0)
 SCRIBBLE_PIECE = 0.24  # least share of the square one piece of a tree, bunker or lake's ink covers for it to be
 # doubted as a scribble (60 phone plans: the 16 scribbles read as a hazard 0.245-0.467; 42 of 1,959 hazards too)
 SCRIBBLE_LOOPS = 7  # ... and least loops it holds at full detail (``loops``) to be taken as scribbled out (the same
@@ -357,6 +363,36 @@ def faint_squares(patches: np.ndarray, measured: list[CellFeatures], threshold: 
             and float((inside[i] > faint_level(threshold)).mean()) >= FAINT_SHARE]
 
 
+def stroke_span(patch: np.ndarray, level: float, margin: int) -> float:
+    """The longest side of the largest-spanning thin stroke (narrower than ``STROKE_WIDTH`` pixels) darker
+    than ``level`` above the paper right around it, within ``margin`` of the square's border, as a share of
+    that inside. Shade and paper texture span little at any level: it is the strokes' reach that tells a
+    light drawing from a blank square.
+
+    >>> patch = np.zeros((64, 64), np.float32)
+    >>> patch[30:32, 10:50] = 0.05  # a faint line, 40 pixels long
+    >>> round(stroke_span(patch, 0.03, 6), 2), stroke_span(patch, 0.06, 6)
+    (0.77, 0.0)
+    """
+    background = cv2.morphologyEx(patch, cv2.MORPH_OPEN, np.ones((STROKE_WIDTH, STROKE_WIDTH), np.uint8))
+    strokes = ((patch - background)[margin:-margin, margin:-margin] > level).astype(np.uint8)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(strokes, connectivity=8)
+    return float(stats[1:, 2:4].max(initial=0)) / strokes.shape[0]
+
+
+def too_faint(guess: Guess, patch: np.ndarray, threshold: float) -> Guess:
+    """A square read blank, without a doubt of its own, flagged when strokes fainter than even the faint
+    level span much of it (``stroke_span`` at ``STROKE_LEVEL`` of ``faint_level``): a drawing too light to
+    read, glare over a light pen."""
+    if guess.value["k"] != "empty" or guess.note:
+        return guess
+    margin = int(round(LINE_MARGIN * patch.shape[-1]))
+    if stroke_span(patch, STROKE_LEVEL * faint_level(threshold), margin) < STROKE_SPAN:
+        return guess
+    return replace(guess, confidence=min(guess.confidence, BLANK_DOUBT),
+                   note="strokes too faint to read: maybe a light drawing, not a blank square")
+
+
 def _read_faint(patches: np.ndarray, which: list[int], threshold: float) -> list[Guess]:
     """The squares ``which`` read at the ``faint_level`` of the ink threshold, each flagged with blank as the
     other choice."""
@@ -518,6 +554,7 @@ def read_plan(image: np.ndarray) -> PlanReading:
     faint = faint_squares(flat, measured, threshold)
     for i, guess in zip(faint, _read_faint(flat, faint, threshold), strict=True):
         guesses[i // cols][i % cols] = guess
+    guesses = [[too_faint(guesses[r][c], patches[r, c], threshold) for c in range(cols)] for r in range(rows)]
 
     # Digit candidates in every tee/green square, cut again from the photo at full detail, read in all four
     # turns until the plan's top is clear, then at that turn.
