@@ -177,7 +177,7 @@ def onnx_net(path: Path) -> onnxruntime.InferenceSession:
 
 def eight_bit(path: Path) -> Path:
     """Where the 8-bit twin of the trained ONNX network at ``path`` is kept: the network a scan runs, written
-    by ``quantize`` (several times faster, the same readings but for a few unsure ones).
+    by ``quantize`` (half the time, the same readings but for a few unsure ones).
 
     >>> eight_bit(Path("square_par.onnx")).name
     'square_par.int8.onnx'

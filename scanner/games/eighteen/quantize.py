@@ -3,15 +3,17 @@
 The trained networks (``digits_cnn.onnx``, ``square_par.onnx``, ``square_edges.onnx``) keep 32-bit weights:
 they are what training starts from and writes. A scan runs each one's twin (``digits.eight_bit``), its
 weights and activations stored as 8-bit integers, one scale per output channel for the weights: ONNX Runtime
-reads those with integer arithmetic several times faster on a CPU. The activations' ranges are set from
-inputs like a scan's (``calibration_sets``): for the whole-square readers, the squares of photographed plans
-cut from the true grid; for the digit network, the pieces cut from drawn squares. Weights use 7 of their 8 bits (``reduce_range``),
-so a CPU without the dot-product instructions for 8-bit integers (older x86) cannot overflow its
-intermediate 16-bit sums.
+reads those with integer arithmetic (a batch of 32 squares in 13 ms instead of 36 for the par reader, 4 instead
+of 6 for the edge reader, 0.5 instead of 0.8 for 32 digit pieces; 21 ms a plan instead of 41). The activations'
+ranges are set from inputs like a scan's (``calibration_sets``): for the whole-square readers, the squares of
+photographed plans cut from the true grid; for the digit network, the pieces cut from drawn squares. Weights
+use 7 of their 8 bits (``reduce_range``), so that a CPU without the dot-product instructions for 8-bit integers
+(older x86), which sums pairs of products in 16 bits, cannot saturate them.
 
 Run ``python -m scanner.games.eighteen.quantize FOLDER...`` after training any of the three (needs
-``pip install -e .[train]`` for the ONNX package); it prints, for each network, how often the twin's reading
-agrees with the trained one's on inputs from other photos than it was set on, and both one's time a batch.
+``pip install -e .[train]`` for the ONNX package); it prints, for each network, how often the twin reads an
+input as the trained network does (the whole-square readers: on the squares of the photos not used to set it;
+0.998 and 1.000 on seed 15352, the digit network 0.996 on drawn pieces), and the time each takes for a batch.
 """
 
 from __future__ import annotations
