@@ -393,8 +393,9 @@ def _refine(strength: np.ndarray, lines: np.ndarray, cross: np.ndarray, window: 
 
     ``cross`` are the perpendicular line positions (segment bounds). Each segment's line is looked for within
     ``window`` of where the line is expected: its even position, moved by ``drift`` (``_drift``) if given.
-    A line found on fewer than ``LINE_SEEN`` of its segments stays where it is expected. Returns coefficients per line (highest power first), the share of segments that had a clear local line,
-    and the peaks found (x, y rows) per line.
+    A line found on fewer than ``LINE_SEEN`` of its segments stays where it is expected. Returns coefficients
+    per line (highest power first), the share of segments that had a clear local line, and the peaks found
+    (x, y rows) per line.
     """
     coefs, peaks, found, total = [], [], 0, 0
     h = strength.shape[0]

@@ -117,9 +117,9 @@ def find_geometry(image: np.ndarray) -> Geometry:
     lattice on paper is looked for again within the outline with its cut corners restored, where that moves a
     corner (squares blacked out at a corner take the lines there away; a stroke joined to a title's rule pulls
     the outline out to it): always when the restored outline encloses the one found, only for a poorly
-    confirmed lattice when it leaves part of it out. A lattice still poorly confirmed is looked for among the webs clear of the photo's
-    edge, when the one found runs off it (a patch of a checked cloth, its lines stronger than the plan's, can
-    hold an outline just inside the photo). Each time, the better confirmed lattice is kept
+    confirmed lattice when it leaves part of it out. A lattice still poorly confirmed is looked for among the
+    webs clear of the photo's edge, when the one found runs off it (a patch of a checked cloth, its lines
+    stronger than the plan's, can hold an outline just inside the photo). Each time, the better confirmed lattice is kept
     (``_better_confirmed``)."""
     try:
         located = find_grid_quad(image)
@@ -376,7 +376,7 @@ def stroke_span(patch: np.ndarray, level: float, margin: int) -> float:
     """
     background = cv2.morphologyEx(patch, cv2.MORPH_OPEN, np.ones((STROKE_WIDTH, STROKE_WIDTH), np.uint8))
     strokes = ((patch - background)[margin:-margin, margin:-margin] > level).astype(np.uint8)
-    count, _, stats, _ = cv2.connectedComponentsWithStats(strokes, connectivity=8)
+    _, _, stats, _ = cv2.connectedComponentsWithStats(strokes, connectivity=8)
     return float(stats[1:, 2:4].max(initial=0)) / strokes.shape[0]
 
 
