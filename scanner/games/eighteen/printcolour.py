@@ -50,12 +50,29 @@ def ink_chromas(colours: np.ndarray, ink: np.ndarray, threshold: float, border: 
 
 def unlike_pen(chromas: np.ndarray, pen: list[tuple[int, int]], candidates: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """Those of the ``candidates`` squares whose ink's chroma stands out from the pen's, the median chroma of
-    the ``pen`` squares: further from it than ``PRINT_COLOUR`` and than ``STANDS_OUT`` times the pen squares'
-    own median distance from it (two pens, or light that varies over the sheet, spread them); none when the
-    pen's colour is unknown."""
+    the ``pen`` squares: further from it or from its denser shades (``beyond_pen``) than ``PRINT_COLOUR`` and
+    than ``STANDS_OUT`` times the pen squares' own median distance from it (two pens, or light that varies
+    over the sheet, spread them); none when the pen's colour is unknown."""
     drawn = np.array([chromas[sq] for sq in pen if not np.isnan(chromas[sq]).any()])
     if not len(drawn):
         return []
     colour = np.median(drawn, axis=0)
     spread = float(np.median(np.linalg.norm(drawn - colour, axis=1)))
-    return [sq for sq in candidates if np.linalg.norm(chromas[sq] - colour) > max(PRINT_COLOUR, STANDS_OUT * spread)]
+    return [sq for sq in candidates if beyond_pen(chromas[sq], colour) > max(PRINT_COLOUR, STANDS_OUT * spread)]
+
+
+def beyond_pen(chroma: np.ndarray, pen: np.ndarray) -> float:
+    """How far ``chroma`` lies from the pen's colour made denser: its distance from the ray that starts at
+    ``pen`` and runs away from grey. Ink laid thick (a scribble, a heavy hazard) is the pen's colour with less
+    paper showing through, so it lies further out along the ray; a print in black or another colour lies off it.
+
+    >>> pen = np.array([0.2, -0.08, -0.12])
+    >>> round(beyond_pen(1.5 * pen, pen), 3), round(beyond_pen(0.5 * pen, pen), 3), round(beyond_pen(-pen, pen), 3)
+    (0.0, 0.123, 0.493)
+    """
+    size = float(np.linalg.norm(pen))
+    if size == 0:
+        return float(np.linalg.norm(chroma))
+    along = float(chroma @ pen) / size
+    across = float(np.linalg.norm(chroma - along * pen / size))
+    return float(np.hypot(across, max(0.0, size - along)))
