@@ -346,7 +346,19 @@ def _crop(drawing) -> np.ndarray:
     return ink
 
 
-def test_a_square_of_many_loops_is_read_as_scribbled_out_and_a_few_large_loops_are_doubted():
+def test_a_looping_square_the_scribble_reader_is_sure_of_is_empty_and_either_reading_is_flagged():
+    bunker = eighteen.Guess({"k": "bunker"}, 0.9)
+    scribbled = eighteen.scribbled_out(bunker, 0.9)
+    assert scribbled.value == {"k": "empty"} and scribbled.confidence < eighteen.FLAG_BELOW
+    assert scribbled.alternatives[0][0] == {"k": "bunker"}
+    doubted = eighteen.scribbled_out(bunker, 0.2)
+    assert doubted.value == {"k": "bunker"} and doubted.confidence < eighteen.FLAG_BELOW
+    assert ({"k": "empty"}, 0.2) in doubted.alternatives
+
+
+def test_the_scribble_reader_tells_loops_over_the_square_from_a_bunker_drawn_large_in_a_heavy_pen():
+    from scanner.games.eighteen.scribbles import scribbled_probability
+
     def many(ink, at, side):  # a scribble: loops over most of the square
         for x in np.linspace(at + 0.25 * side, at + 0.75 * side, 4):
             for y in np.linspace(at + 0.3 * side, at + 0.7 * side, 3):
@@ -357,12 +369,8 @@ def test_a_square_of_many_loops_is_read_as_scribbled_out_and_a_few_large_loops_a
         for dx in (-15, 0, 15):
             cv2.circle(ink, (at + side // 2 + dx, at + side // 2), 3, 1.0, -1)
 
-    bunker = eighteen.Guess({"k": "bunker"}, 0.9)
-    scribbled = eighteen.scribbled_out(bunker, _crop(many), 0.3)
-    assert scribbled.value == {"k": "empty"} and scribbled.confidence < eighteen.FLAG_BELOW
-    doubted = eighteen.scribbled_out(bunker, _crop(few), 0.3)
-    assert doubted.value == {"k": "bunker"} and doubted.confidence < eighteen.FLAG_BELOW
-    assert {"k": "empty"} in [value for value, _ in doubted.alternatives]
+    scribble, bunker = scribbled_probability([_crop(many), _crop(few)])
+    assert scribble > eighteen.SCRIBBLED_SURE > bunker
 
 
 def test_a_looping_fairway_that_no_neighbour_joins_may_be_scribbled_out_and_a_joined_one_is_not():

@@ -296,3 +296,23 @@ def test_a_doubtful_fairway_takes_the_edges_its_neighbours_join_it_by():
     # three neighbours joining it leave the choice open: the strokes stand
     squares[1][1], squares[0][1] = doubtful, _fairway("E", "S")
     assert fairway_from_neighbours(squares, 1, 1) is doubtful
+
+
+def test_the_scribble_readers_material_is_the_squares_scribbled_out_and_the_most_inked_hazards(tmp_path):
+    from scanner.games.eighteen.scribbles import HAZARDS, INKED, photo_squares
+
+    source = REPO / "fixtures" / "sets" / "18-holes-phone" / "18-holes-phone-101-0000"
+    truth = json.loads(source.with_suffix(".json").read_text())
+    cells = truth["board"]["cells"]
+    empty = next((r, c) for r, row in enumerate(cells) for c, cell in enumerate(row) if cell["k"] == "empty")
+    truth["scribbled_out"] = [list(empty)]
+    photo = tmp_path / "plan.jpg"
+    shutil.copy(source.with_suffix(".jpg"), photo)
+    photo.with_suffix(".json").write_text(json.dumps(truth))
+    x, labels = photo_squares(photo)
+    hazards = sum(cell["k"] in ("tree", "bunker", "water") for row in cells for cell in row)
+    assert labels.tolist() == [1] + [0] * min(HAZARDS, hazards)
+    # the first hazards taken are the most inked of all the plan's hazards
+    inked = (x[1:].astype(np.float32) > INKED).mean(axis=(1, 2, 3))
+    assert list(inked[:HAZARDS // 2]) == sorted(inked[:HAZARDS // 2], reverse=True)
+    assert inked[:HAZARDS // 2].min() >= inked[HAZARDS // 2:].max()

@@ -30,6 +30,7 @@ from scanner.games.eighteen.features import EDGES, CellFeatures, binarize, measu
 from scanner.games.eighteen.features import MARGIN as LINE_MARGIN
 from scanner.games.eighteen.parmarks import CROP, ink_candidates, square_ink
 from scanner.games.eighteen.printcolour import ink_chromas, unlike_pen
+from scanner.games.eighteen.scribbles import scribbled_probability
 from scanner.games.eighteen.square_edges import read_edges
 from scanner.games.eighteen.square_par import read_squares
 from scanner.games.eighteen.squares import kind_probabilities
@@ -80,10 +81,9 @@ STROKE_SPAN = 0.3  # ... and is flagged when one such stroke spans this share of
 # drawings read blank on those photos, all on one plan, 0.31-1.0)
 SCRIBBLE_PIECE = 0.24  # least share of the square one piece of a tree, bunker or lake's ink covers for it to be
 # doubted as a scribble (60 phone plans: the 16 scribbles read as a hazard 0.245-0.467; 42 of 1,959 hazards too)
-SCRIBBLE_LOOPS = 7  # ... and least loops it holds at full detail (``loops``) to be taken as scribbled out (the same
-# plans: 10 of the 14 such scribbles with 7-13, 3 of 1,756 hazards, all larger than a third of the square, with 8-9;
-# on 200 plans of seed 14402, with no scribbles, 6 hazards drawn right; on seed 15502, 11 hazards, 9 of them drawn
-# over the printed gorse in a colour unlike it: ``drawn_over_print``)
+SCRIBBLED_SURE = 0.5  # ... and least chance the scribble reader (``scribbles``) gives it to be read as scribbled out
+SCRIBBLE_LOOPS = 7  # least loops a fairway that no neighbour joins holds at full detail (``loops``) to be taken as
+# scribbled out (60 phone plans: 10 of 14 scribbles over a hazard with 7-13, 3 of 1,756 hazards with 8-9)
 LOOP_HOLE = 0.001  # least paper a loop encloses, share of the square (a gap between two strokes is smaller)
 LOOP_MARGIN = 0.08  # the printed border's band, share of the side, left out when loops are counted
 SCRIBBLED = "loops over most of the square: scribbled out, leaving it empty"  # the note of such a reading
@@ -325,22 +325,20 @@ def drawn_over_print(read: Guess) -> Guess:
     return Guess(drawn, confidence, (*others, ({"k": "empty"}, read.confidence)))
 
 
-def scribbled_out(guess: Guess, ink: np.ndarray, threshold: float) -> Guess:
-    """The reading of a square with a large looping piece of ink (``looping_piece``), from its crop at full
-    detail ``ink``: with ``SCRIBBLE_LOOPS`` loops or more, scribbled out, so empty; else the hazard as read.
-    Either way flagged, with the other offered: a heavy pen's hazards can be that large, and a scribble's loops
-    run together in a broad pen.
+def scribbled_out(guess: Guess, scribbled_chance: float) -> Guess:
+    """The reading of a square with a large looping piece of ink (``looping_piece``) that the scribble reader
+    (``scribbles``) takes to be scribbled out with ``scribbled_chance``: from ``SCRIBBLED_SURE`` up, scribbled
+    out, so empty; else the hazard as read. Either way flagged, with the other offered: a heavy pen's hazards
+    can loop as much, and a scribble's loops run together in a broad pen.
 
-    >>> ink = np.zeros((CROP + 28, CROP + 28), np.float32)
-    >>> for x, y in [(x, y) for x in (40, 62, 84) for y in (44, 66, 88)]:
-    ...     _ = cv2.circle(ink, (x, y), 9, 1.0, 2)
-    >>> read = scribbled_out(Guess({"k": "bunker"}, 0.9), ink, 0.3)
+    >>> read = scribbled_out(Guess({"k": "bunker"}, 0.9), 0.8)
     >>> read.value, read.confidence < FLAG_BELOW, read.alternatives
     ({'k': 'empty'}, True, (({'k': 'bunker'}, 0.9),))
     """
-    if loops(ink, threshold) >= SCRIBBLE_LOOPS:
+    if scribbled_chance >= SCRIBBLED_SURE:
         return scribbled(guess)
-    return Guess(guess.value, min(guess.confidence, BLANK_DOUBT), guess.alternatives + (({"k": "empty"}, 0.3),),
+    return Guess(guess.value, min(guess.confidence, BLANK_DOUBT),
+                 guess.alternatives + (({"k": "empty"}, scribbled_chance),),
                  note="one large piece of looping ink: maybe scribbled out, leaving the square empty")
 
 
@@ -549,8 +547,10 @@ def read_plan(image: np.ndarray) -> PlanReading:
     probs_kind = kind_probabilities(flat, measured, threshold)
     guesses = [[_doubt_shade(read_square(measured[r * cols + c], probs_kind[r * cols + c]), cut.shade[r, c] / threshold)
                 for c in range(cols)] for r in range(rows)]
-    for r, c in [(r, c) for r in range(rows) for c in range(cols) if looping_piece(guesses[r][c], measured[r * cols + c])]:
-        guesses[r][c] = scribbled_out(guesses[r][c], full_detail(r, c), threshold)
+    looping = [(r, c) for r in range(rows) for c in range(cols) if looping_piece(guesses[r][c], measured[r * cols + c])]
+    chances = scribbled_probability([full_detail(r, c) for r, c in looping]) if looping else []
+    for (r, c), chance in zip(looping, chances, strict=True):
+        guesses[r][c] = scribbled_out(guesses[r][c], float(chance))
     faint = faint_squares(flat, measured, threshold)
     for i, guess in zip(faint, _read_faint(flat, faint, threshold), strict=True):
         guesses[i // cols][i % cols] = guess
