@@ -187,7 +187,7 @@ def labelled_rows(photo: Path, shifts: int = SHIFTS, seed: int = 0) -> tuple[np.
     labels = [KINDS.index(kind_of(cells[ur][uc])) for ur, uc in where]
     # a square scribbled out whole is empty with a heap of ink on it: learnt as empty, it teaches the network
     # that dense strokes may be blank (another sheet's cross-hatched gorse read empty at 0.99); the scanner's
-    # loop count reads those squares after the network (``eighteen.scribbled_out``)
+    # scribble reader (``scribbles``) reads those squares after the network (``eighteen.scribbled_out``)
     kept = np.array([[ur, uc] not in truth.get("scribbled_out", []) for ur, uc in where])
     rng = np.random.default_rng([seed, *photo.name.encode()])
     cell_px = float(np.mean(np.diff(geo.lattice.points[:, :, 0], axis=1)))
