@@ -17,6 +17,7 @@ from scanner.games import eighteen, plugin
 from scanner.games.eighteen.classify import read_square
 from scanner.games.eighteen.evaluate import compare
 from scanner.games.eighteen.features import measure
+from scanner.games.eighteen.parmarks import CROP
 from scanner.games.eighteen.printcolour import unlike_pen
 from scanner.games.eighteen.squares import KINDS, kind_probabilities
 from scanner.grid import find_lattice
@@ -340,7 +341,7 @@ def test_loops_over_most_of_a_square_are_doubted_as_a_scribble_and_a_tree_is_not
 
 def _crop(drawing) -> np.ndarray:
     """A square's full-detail ink crop (``parmarks.square_ink``: CROP pixels and a margin) with ``drawing``."""
-    side = eighteen.CROP
+    side = CROP
     ink = np.zeros((side + 28, side + 28), np.float32)
     drawing(ink, 14, side)
     return ink

@@ -298,9 +298,11 @@ def test_a_doubtful_fairway_takes_the_edges_its_neighbours_join_it_by():
     assert fairway_from_neighbours(squares, 1, 1) is doubtful
 
 
-def test_the_scribble_readers_material_is_the_squares_scribbled_out_and_the_most_inked_hazards(tmp_path):
-    from scanner.games.eighteen.scribbles import HAZARDS, INKED, photo_squares
+@pytest.mark.parametrize("name", ["hazard", "fairway"])
+def test_a_scribble_readers_material_is_the_squares_scribbled_out_and_the_most_inked_drawings(tmp_path, name):
+    from scanner.games.eighteen.scribbles import INKED, OTHERS, READERS, photo_squares
 
+    reader = READERS[name]
     source = REPO / "fixtures" / "sets" / "18-holes-phone" / "18-holes-phone-101-0000"
     truth = json.loads(source.with_suffix(".json").read_text())
     cells = truth["board"]["cells"]
@@ -309,10 +311,15 @@ def test_the_scribble_readers_material_is_the_squares_scribbled_out_and_the_most
     photo = tmp_path / "plan.jpg"
     shutil.copy(source.with_suffix(".jpg"), photo)
     photo.with_suffix(".json").write_text(json.dumps(truth))
-    x, labels = photo_squares(photo)
-    hazards = sum(cell["k"] in ("tree", "bunker", "water") for row in cells for cell in row)
-    assert labels.tolist() == [1] + [0] * min(HAZARDS, hazards)
-    # the first hazards taken are the most inked of all the plan's hazards
+    x, labels = photo_squares(photo, reader)
+    groups = [("tree", "bunker", "water"), ("fairway",)]
+    counts = [sum(cell["k"] in kinds and cell["k"] in reader.kinds for row in cells for cell in row) for kinds in groups]
+    heavy = sum(min(reader.heavy, n) for n in counts)
+    assert labels.tolist() == [1] + [0] * min(heavy + OTHERS, sum(counts))
+    # the first drawings of each group taken are its most inked: none taken later has more ink than the least of them
     inked = (x[1:].astype(np.float32) > INKED).mean(axis=(1, 2, 3))
-    assert list(inked[:HAZARDS // 2]) == sorted(inked[:HAZARDS // 2], reverse=True)
-    assert inked[:HAZARDS // 2].min() >= inked[HAZARDS // 2:].max()
+    group_heavy = [inked[sum(min(reader.heavy, n) for n in counts[:g]):][:min(reader.heavy, counts[g])]
+                   for g in range(len(groups))]
+    for chosen in group_heavy:
+        assert list(chosen) == sorted(chosen, reverse=True)
+    assert name == "hazard" or len(group_heavy[1]) == reader.heavy  # the fairway reader learns shaded fairways

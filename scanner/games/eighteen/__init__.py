@@ -28,7 +28,7 @@ from scanner.games.eighteen.classify import BARE, Guess, read_square, sure
 from scanner.games.eighteen.evaluate import bench_setup, compare  # noqa: F401  (plugin interface, used by `golfscan bench`)
 from scanner.games.eighteen.features import EDGES, CellFeatures, binarize, measure_all
 from scanner.games.eighteen.features import MARGIN as LINE_MARGIN
-from scanner.games.eighteen.parmarks import CROP, ink_candidates, square_ink
+from scanner.games.eighteen.parmarks import ink_candidates, square_ink
 from scanner.games.eighteen.printcolour import ink_chromas, unlike_pen
 from scanner.games.eighteen.scribbles import scribbled_probability
 from scanner.games.eighteen.square_edges import read_edges
@@ -82,10 +82,6 @@ STROKE_SPAN = 0.3  # ... and is flagged when one such stroke spans this share of
 SCRIBBLE_PIECE = 0.24  # least share of the square one piece of a tree, bunker or lake's ink covers for it to be
 # doubted as a scribble (60 phone plans: the 16 scribbles read as a hazard 0.245-0.467; 42 of 1,959 hazards too)
 SCRIBBLED_SURE = 0.5  # ... and least chance the scribble reader (``scribbles``) gives it to be read as scribbled out
-SCRIBBLE_LOOPS = 7  # least loops a fairway that no neighbour joins holds at full detail (``loops``) to be taken as
-# scribbled out (60 phone plans: 10 of 14 scribbles over a hazard with 7-13, 3 of 1,756 hazards with 8-9)
-LOOP_HOLE = 0.001  # least paper a loop encloses, share of the square (a gap between two strokes is smaller)
-LOOP_MARGIN = 0.08  # the printed border's band, share of the side, left out when loops are counted
 SCRIBBLED = "loops over most of the square: scribbled out, leaving it empty"  # the note of such a reading
 SHADE_DOUBT = 0.5  # a square left blank once this share of the ink level was lifted may be a light blackout
 TREE_VOTE = 2.0  # log-evidence one upright tree adds to an orientation
@@ -282,26 +278,10 @@ def stray_fairway(squares: list[list[Guess]], r: int, c: int, measured: CellFeat
     """Whether a square read as a fairway, with a ``large_loop``, is joined by one neighbour at most: a fairway
     runs from square to square, and a false start scribbled over reads as the fairway under the loops (shaded
     fairways loop as much, but their neighbours join them: 200 phone plans of seed 15502, 3,130 of 3,143 such
-    fairways joined on both edges, 11 of the 14 scribbles over a fairway on one at most)."""
+    fairways joined on both edges, 11 of the 14 scribbles over a fairway on one at most). The scribble reader
+    trained on fairways too (``scribbles``) says whether it is scribbled out."""
     return (squares[r][c].value["k"] == "fairway" and large_loop(measured)
             and sum(planmod.connects(squares, r, c, edge) >= 1.0 for edge in EDGES) <= 1)
-
-
-def loops(ink: np.ndarray, threshold: float, side: int = CROP) -> int:
-    """Pockets of paper (``LOOP_HOLE`` of the square or more) that the ink encloses inside a square's crop at
-    full detail (``parmarks.square_ink``): the 64-pixel patches run a scribble's small loops together.
-
-    >>> ink = np.zeros((CROP + 28, CROP + 28), np.float32)
-    >>> for x, y in [(x, y) for x in (40, 62, 84) for y in (44, 66, 88)]:
-    ...     _ = cv2.circle(ink, (x, y), 9, 1.0, 2)
-    >>> loops(ink, 0.3)
-    9
-    """
-    pad, m = (ink.shape[0] - side) // 2, int(LOOP_MARGIN * side)
-    inner = ink[pad + m:pad + side - m, pad + m:pad + side - m] > threshold
-    paper = np.pad((~inner).astype(np.uint8), 1, constant_values=1)  # the frame joins all paper outside the ink
-    stats = cv2.connectedComponentsWithStats(paper, connectivity=4)[2]
-    return int((stats[2:, cv2.CC_STAT_AREA] >= LOOP_HOLE * side * side).sum())
 
 
 def scribbled(guess: Guess) -> Guess:
@@ -625,8 +605,10 @@ def read_plan(image: np.ndarray) -> PlanReading:
     sides = planmod.tee_sides(guesses, digit_reads)
     for (r, c), digit in digit_reads.items():
         final[r][c] = planmod.resolve_teegreen(guesses, r, c, digit, sides[r, c])
-    for r, c in [(r, c) for r in range(rows) for c in range(cols) if stray_fairway(final, r, c, measured[r * cols + c])]:
-        if loops(full_detail(r, c), threshold) >= SCRIBBLE_LOOPS:
+    stray = [(r, c) for r in range(rows) for c in range(cols) if stray_fairway(final, r, c, measured[r * cols + c])]
+    chances = scribbled_probability([full_detail(r, c) for r, c in stray], "fairway") if stray else []
+    for (r, c), chance in zip(stray, chances, strict=True):
+        if chance >= SCRIBBLED_SURE:
             final[r][c] = scribbled(final[r][c])
     settled = [list(row) for row in final]  # each doubtful fairway judged by its neighbours as they were read
     final = [[planmod.fairway_from_neighbours(settled, r, c) for c in range(cols)] for r in range(rows)]
