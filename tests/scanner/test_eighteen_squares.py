@@ -316,7 +316,7 @@ def test_a_scribble_readers_material_is_the_squares_scribbled_out_and_the_most_i
     counts = [sum(cell["k"] in kinds and cell["k"] in reader.kinds for row in cells for cell in row) for kinds in groups]
     heavy = sum(min(reader.heavy, n) for n in counts)
     assert labels.tolist() == [1] + [0] * min(heavy + OTHERS, sum(counts))
-    # the first drawings of each group taken are its most inked: none taken later has more ink than the least of them
+    # the first drawings taken of each group are its most inked, the most first
     inked = (x[1:].astype(np.float32) > INKED).mean(axis=(1, 2, 3))
     group_heavy = [inked[sum(min(reader.heavy, n) for n in counts[:g]):][:min(reader.heavy, counts[g])]
                    for g in range(len(groups))]

@@ -30,7 +30,7 @@ from scanner.games.eighteen.features import EDGES, CellFeatures, binarize, measu
 from scanner.games.eighteen.features import MARGIN as LINE_MARGIN
 from scanner.games.eighteen.parmarks import ink_candidates, square_ink
 from scanner.games.eighteen.printcolour import ink_chromas, unlike_pen
-from scanner.games.eighteen.scribbles import scribbled_probability
+from scanner.games.eighteen.scribbles import HAND_DRAWN, scribbled_probability
 from scanner.games.eighteen.square_edges import read_edges
 from scanner.games.eighteen.square_par import read_squares
 from scanner.games.eighteen.squares import kind_probabilities
@@ -56,7 +56,6 @@ PAR_SURE = 0.8  # par digits less sure than this are flagged (a wrong par change
 EDGE_GAP = 0.003  # a grid outline closer than this share of the photo to its edge is cut off
 LOOK_ALIKE = 0.85  # coarse correlation of two squares' ink worth the exact printed-twin test
 PRINTED_SURE = 0.98  # a twin this close overrides even a confident reading (hand drawings never repeat so)
-HAND_DRAWN = ("tree", "bunker", "water")  # kinds players draw (gorse is printed)
 DRAWN_OVER = 0.4  # least confidence of a tree, bunker or lake read on a square whose printed twin reads as the bare
 # symbol for the drawing to stand over the symbol (drawings over printed gorse: 0.41-0.73; 200 phone plans, where
 # no bare printed square read as a drawing at all)
@@ -528,7 +527,7 @@ def read_plan(image: np.ndarray) -> PlanReading:
     guesses = [[_doubt_shade(read_square(measured[r * cols + c], probs_kind[r * cols + c]), cut.shade[r, c] / threshold)
                 for c in range(cols)] for r in range(rows)]
     looping = [(r, c) for r in range(rows) for c in range(cols) if looping_piece(guesses[r][c], measured[r * cols + c])]
-    chances = scribbled_probability([full_detail(r, c) for r, c in looping]) if looping else []
+    chances = scribbled_probability([full_detail(r, c) for r, c in looping])
     for (r, c), chance in zip(looping, chances, strict=True):
         guesses[r][c] = scribbled_out(guesses[r][c], float(chance))
     faint = faint_squares(flat, measured, threshold)
@@ -606,7 +605,7 @@ def read_plan(image: np.ndarray) -> PlanReading:
     for (r, c), digit in digit_reads.items():
         final[r][c] = planmod.resolve_teegreen(guesses, r, c, digit, sides[r, c])
     stray = [(r, c) for r in range(rows) for c in range(cols) if stray_fairway(final, r, c, measured[r * cols + c])]
-    chances = scribbled_probability([full_detail(r, c) for r, c in stray], "fairway") if stray else []
+    chances = scribbled_probability([full_detail(r, c) for r, c in stray], "fairway")
     for (r, c), chance in zip(stray, chances, strict=True):
         if chance >= SCRIBBLED_SURE:
             final[r][c] = scribbled(final[r][c])

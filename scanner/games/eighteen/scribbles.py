@@ -28,9 +28,8 @@ fresh seed 16602 from 77% to 81%; the outside plans read as before. On the loopi
 16602 and 16702 it reads all 70 scribbles and none of the 320 hazards as scribbled out. It was trained before
 its random drawings were picked as the fairway reader's are (the rest of a photo's hazards were shuffled from
 their order by ink, not by place); trained again with this code, it read 3 of those 320 hazards as scribbles,
-and is not committed. Of the 50 fairways there that
-no neighbour joins over one looping piece, 26 scribbled over, the fairway reader reads all 26 as scribbled out
-and none of the 24 shaded ones; the loop count it replaces (seven loops or more at full detail) took 19 and 6.
+and is not committed. Of the 50 fairways there that no neighbour joins over one looping piece, 26 scribbled
+over, the fairway reader reads all 26 as scribbled out and none of the 24 shaded ones; the loop count it replaces (seven loops or more at full detail) took 19 and 6.
 The hazard reader asked about the fairways instead took 25 and 4. The fairway reader asked about every
 looping fairway (2,985 in the plans of 16602), not only those no neighbour joins, righted five fairways
 scribbled over and broke four shaded ones even when a fairway had to be 0.97 sure: it is not.
@@ -62,7 +61,7 @@ from scanner.games.eighteen.square_par import inputs
 SIDE = 64  # the square's ink crop is shrunk to this many pixels a side
 WIDTHS = (16, 32, 64, 64, 96)  # channels of the network's five convolutions (``square_par.network``)
 EPOCHS, BATCH, SHIFT = 6, 128, 3  # training passes, batch size, random shift (pixels) of each batch
-HAND_DRAWN = ("tree", "bunker", "water")
+HAND_DRAWN = ("tree", "bunker", "water")  # kinds players draw (gorse is printed)
 INKED = 0.3  # input strength taken as ink when a drawing's ink is measured
 OTHERS = 4  # drawings taken at random from each training photo, besides its most inked ones
 
@@ -86,6 +85,8 @@ READERS = {
 def scribbled_probability(inks: list[np.ndarray], over: str = "hazard") -> np.ndarray:
     """How likely each square ink crop (``parmarks.square_ink``, any turn) is a square scribbled out rather
     than the drawing it was read as: a tree, bunker or lake (``over="hazard"``) or a fairway (``"fairway"``)."""
+    if not inks:
+        return np.zeros(0)
     return run_net(READERS[over].model, {"x": inputs(inks, SIDE)})[:, 1]
 
 
@@ -138,12 +139,13 @@ def train(reader: Reader, folders: list[Path], held_out: Path) -> str:
     from scanner.games.eighteen.digits import onnx_net
     from scanner.games.eighteen.digits_cnn import export, fit
     from scanner.games.eighteen.square_par import network
+    from scanner.games.eighteen.truth_photos import read_photos
 
     x, y = photographed(folders, reader)
     net = fit(network(2, 1, WIDTHS), (x,), y, EPOCHS, BATCH, SHIFT)
     export(net, (np.zeros((1, 1, SIDE, SIDE), np.float32),), ("x",), reader.model)
     onnx_net.cache_clear()
-    parts = [p for p in (photo_squares(photo, reader) for photo in sorted(held_out.glob("*.jpg"))) if p]
+    parts = read_photos([held_out], partial(photo_squares, reader=reader))
     held_x, held_y = np.concatenate([x for x, _ in parts]).astype(np.float32), np.concatenate([y for _, y in parts])
     read = run_net(reader.model, {"x": held_x}).argmax(axis=1)
     return (f"wrote {reader.model.name} ({reader.model.stat().st_size // 1024} KiB); held out: scribbles "
