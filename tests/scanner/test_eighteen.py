@@ -335,8 +335,24 @@ def test_loops_over_most_of_a_square_are_doubted_as_a_scribble_and_a_tree_is_not
     for x, y in [(x, y) for x in (20, 30, 40, 46) for y in (22, 32, 42)]:
         cv2.circle(loops, (x, y), 8, 1.0, 2)
     sure_tree = eighteen.Guess({"k": "tree"}, 0.95)
-    assert not eighteen.looping_piece(sure_tree, measure(tree, 0.3))
-    assert eighteen.looping_piece(sure_tree, measure(loops, 0.3))
+    assert not eighteen.scribble_like(sure_tree, measure(tree, 0.3))
+    assert eighteen.scribble_like(sure_tree, measure(loops, 0.3))
+
+
+def test_a_blot_and_two_rows_of_loops_are_doubted_as_scribbles_and_a_lake_is_not():
+    lake = np.zeros((eighteen.CELL, eighteen.CELL), np.float32)
+    for y in (24, 34, 44):
+        cv2.polylines(lake, [np.int32([[14 + 6 * k, y + 3 * (-1) ** k] for k in range(7)])], False, 1.0, 2)
+    blot = np.zeros_like(lake)
+    cv2.ellipse(blot, (32, 32), (23, 20), 0, 0, 360, 1.0, -1)  # 0.37 of the square
+    rows = np.zeros_like(lake)
+    for x, y in [(x, y) for x in (17, 25, 33, 41, 47) for y in (21, 43)]:  # two pieces, 0.21 of the square each
+        cv2.circle(rows, (x, y), 8, 1.0, 3)
+    sure_lake = eighteen.Guess({"k": "water"}, 0.95)
+    assert not eighteen.scribble_like(sure_lake, measure(lake, 0.3))
+    assert eighteen.scribble_like(sure_lake, measure(blot, 0.3))
+    assert eighteen.scribble_like(sure_lake, measure(rows, 0.3))
+    assert not eighteen.scribble_like(eighteen.Guess({"k": "fairway", "edges": ["N", "S"]}, 0.95), measure(blot, 0.3))
 
 
 def _crop(drawing) -> np.ndarray:

@@ -79,7 +79,10 @@ STROKE_SPAN = 0.3  # ... and is flagged when one such stroke spans this share of
 # blank: 0.21 at most over 870 of seeds 15352, 16302 and 16402 and the outside plans; 8 of the 10 light
 # drawings read blank on those photos, all on one plan, 0.31-1.0)
 SCRIBBLE_PIECE = 0.24  # least share of the square one piece of a tree, bunker or lake's ink covers for it to be
-# doubted as a scribble (60 phone plans: the 16 scribbles read as a hazard 0.245-0.467; 42 of 1,959 hazards too)
+# doubted as a scribble (60 phone plans: the 16 scribbles read as a hazard 0.245-0.467; 42 of 1,959 hazards too);
+# pieces that enclose paper count together (a scribble in two rows of loops)
+SCRIBBLE_BLOT = 0.35  # ... or one piece of any shape covers (loops run together into a blot, enclosing nothing:
+# 600 phone plans of seeds 16502-16702, 6 of the 123 scribbles read as a hazard 0.38-0.47, none of them asked before)
 SCRIBBLED_SURE = 0.5  # ... and least chance the scribble reader (``scribbles``) gives it to be read as scribbled out
 SCRIBBLED = "loops over most of the square: scribbled out, leaving it empty"  # the note of such a reading
 SHADE_DOUBT = 0.5  # a square left blank once this share of the ink level was lifted may be a light blackout
@@ -267,10 +270,14 @@ def large_loop(measured: CellFeatures) -> bool:
     return any(blob.area >= SCRIBBLE_PIECE and blob.holes for blob in measured.blobs)
 
 
-def looping_piece(guess: Guess, measured: CellFeatures) -> bool:
-    """Whether a square read as a tree, bunker or lake has a ``large_loop``: it may be loops scribbled over a
-    feature drawn in the wrong square."""
-    return guess.value["k"] in HAND_DRAWN and large_loop(measured)
+def scribble_like(guess: Guess, measured: CellFeatures) -> bool:
+    """Whether a square read as a tree, bunker or lake is inked as a scribble may be: pieces enclosing paper
+    that cover ``SCRIBBLE_PIECE`` of it together (a ``large_loop`` among them), or one piece of any shape over
+    ``SCRIBBLE_BLOT`` of it. It may be loops scribbled over a feature drawn in the wrong square."""
+    if guess.value["k"] not in HAND_DRAWN:
+        return False
+    looping = sum(blob.area for blob in measured.blobs if blob.holes)
+    return looping >= SCRIBBLE_PIECE or any(blob.area >= SCRIBBLE_BLOT for blob in measured.blobs)
 
 
 def stray_fairway(squares: list[list[Guess]], r: int, c: int, measured: CellFeatures) -> bool:
@@ -305,7 +312,7 @@ def drawn_over_print(read: Guess) -> Guess:
 
 
 def scribbled_out(guess: Guess, scribbled_chance: float) -> Guess:
-    """The reading of a square with a large looping piece of ink (``looping_piece``) that the scribble reader
+    """The reading of a square inked as a scribble may be (``scribble_like``) that the scribble reader
     (``scribbles``) takes to be scribbled out with ``scribbled_chance``: from ``SCRIBBLED_SURE`` up, scribbled
     out, so empty; else the hazard as read. Either way flagged, with the other offered: a heavy pen's hazards
     can loop as much, and a scribble's loops run together in a broad pen.
@@ -318,7 +325,7 @@ def scribbled_out(guess: Guess, scribbled_chance: float) -> Guess:
         return scribbled(guess)
     return Guess(guess.value, min(guess.confidence, BLANK_DOUBT),
                  guess.alternatives + (({"k": "empty"}, scribbled_chance),),
-                 note="one large piece of looping ink: maybe scribbled out, leaving the square empty")
+                 note="inked like a scribble: maybe scribbled out, leaving the square empty")
 
 
 def faint_level(threshold: float) -> float:
@@ -526,7 +533,7 @@ def read_plan(image: np.ndarray) -> PlanReading:
     probs_kind = kind_probabilities(flat, measured, threshold)
     guesses = [[_doubt_shade(read_square(measured[r * cols + c], probs_kind[r * cols + c]), cut.shade[r, c] / threshold)
                 for c in range(cols)] for r in range(rows)]
-    looping = [(r, c) for r in range(rows) for c in range(cols) if looping_piece(guesses[r][c], measured[r * cols + c])]
+    looping = [(r, c) for r in range(rows) for c in range(cols) if scribble_like(guesses[r][c], measured[r * cols + c])]
     chances = scribbled_probability([full_detail(r, c) for r, c in looping])
     for (r, c), chance in zip(looping, chances, strict=True):
         guesses[r][c] = scribbled_out(guesses[r][c], float(chance))

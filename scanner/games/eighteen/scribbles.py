@@ -6,8 +6,8 @@ Counting the paper pockets the ink encloses told most of them apart, but a scrib
 runs its loops together, and a lake drawn over a printed symbol or a fairway shaded in zigzags encloses as
 many pockets as a scribble. A reader here looks at the square's ink as ``square_par`` does (the same input,
 at ``SIDE`` pixels a side, with the same convolutions at ``WIDTHS`` channels) and says how likely the square
-is scribbled out. Two are kept (``READERS``): one for squares read as a tree, bunker or lake with one large
-looping piece of ink (``eighteen.looping_piece``; either reading stays flagged, with the other offered), one
+is scribbled out. Two are kept (``READERS``): one for squares read as a tree, bunker or lake with looping ink
+or a blot over much of them (``eighteen.scribble_like``; either reading stays flagged, with the other offered), one
 for looping fairways that no neighbouring square joins (``eighteen.stray_fairway``; read as scribbled out,
 flagged, or left as the fairway).
 
@@ -33,6 +33,10 @@ over, the fairway reader reads all 26 as scribbled out and none of the 24 shaded
 The hazard reader asked about the fairways instead took 25 and 4. The fairway reader asked about every
 looping fairway (2,985 in the plans of 16602), not only those no neighbour joins, righted five fairways
 scribbled over and broke four shaded ones even when a fairway had to be 0.97 sure: it is not.
+Asked about every square read as a tree, bunker or lake of the 600 plans of seeds 16502-16702 (19,928
+drawings, 123 scribbles), the hazard reader gave no drawing a chance over 0.15 and every scribble 0.77 or more; seven
+of those scribbles (two rows of loops, or loops run together into a blot) were asked only once
+``scribble_like`` took looping pieces together and blots.
 
 Example:
     >>> import numpy as np, cv2
