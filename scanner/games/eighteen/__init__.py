@@ -36,7 +36,14 @@ from scanner.games.eighteen.square_par import read_squares
 from scanner.games.eighteen.squares import kind_probabilities
 from scanner.grid import DRAWING_RHYTHM, Lattice, drawing_rhythm, find_lattice
 from scanner.histogram import uint8_percentile
-from scanner.locate import PAPER_SATURATION, WORK_SIDE, GridQuad, balanced_to_white, find_grid_quad
+from scanner.locate import (
+    PAPER_SATURATION,
+    WORK_SIDE,
+    GridQuad,
+    balanced_to_white,
+    find_grid_quad,
+    find_grid_quad_near,
+)
 from scanner.memo import same_image
 from scanner.rectify import Rectified, rectangle_aspect, rectify
 from scanner.types import Read, ScanResult
@@ -111,7 +118,9 @@ def find_geometry(image: np.ndarray) -> Geometry:
     plan's, running off the photo). Either is kept only if the photo's lines bear it out well on paper
     (``_well_confirmed``): at twice the detail, a Front Nine photo's cards made a 6 x 4 lattice at 0.43.
     A lattice on paper whose lines the photo bears out poorly is looked for again with the grid located at
-    twice the detail (a small grid's outline merges with the sheet's other print at the usual scale). A
+    twice the detail (a small grid's outline merges with the sheet's other print at the usual scale), and then
+    located in the part of the photo around it (``find_grid_quad_near``: a grid 2% of the photo, a corner
+    of its outline pulled off by the drawing, 8 x 11 at 0.47, came out 10 x 10 at 1.0). A
     lattice on paper is looked for again within the outline with its cut corners restored, where that moves a
     corner (squares blacked out at a corner take the lines there away; a stroke joined to a title's rule pulls
     the outline out to it): always when the restored outline encloses the one found, only for a poorly
@@ -132,6 +141,8 @@ def find_geometry(image: np.ndarray) -> Geometry:
         return geo
     if geo.lattice.line_support < GRID_SURE:
         geo = _better_confirmed(geo, lambda: find_grid_quad(image, 2 * WORK_SIDE), image)
+    if geo.lattice.line_support < GRID_SURE:
+        geo = _better_confirmed(geo, lambda: find_grid_quad_near(image, located.corners), image)
     # an outline that restores a cut corner (enclosing the one found) is tried however well the lattice seems
     # confirmed: with one corner square blacked out, the outline's remaining lines made a 3 x 3 lattice at 0.75.
     # One that leaves part of the outline out is tried only for a poorly confirmed lattice: a part of a grid can
