@@ -518,20 +518,30 @@ def test_hole_lengths_are_traced_as_the_rules_trace_them():
 
 def test_a_doubtful_par_that_its_hole_bears_out_takes_the_holes_length_flagged():
     digit = DigitRead(3, 0.5, (0.2, 0.8), ((4, 0.3),))
-    read = with_hole_length(with_square_reading(digit, _square_probs(3, 0.5), PAR_SURE), 4, PAR_SURE)
+    read = with_hole_length(with_square_reading(digit, _square_probs(3, 0.5), PAR_SURE), 4)
     assert read.par == 4 and read.confidence <= UNSTEADY < PAR_SURE and read.alternatives[0] == (3, 0.5)
-    # readers surer of their par than the odds, a sure par, an incomplete hole or one of no par's length: it stands
+    # readers surer of their par than the odds, both readers clearly, an incomplete hole or one of no par's
+    # length: it stands
     clear = with_square_reading(digit, _square_probs(3, 0.9), PAR_SURE)
-    assert clear.confidence < PAR_SURE and with_hole_length(clear, 4, PAR_SURE).par == 3
-    sure = with_square_reading(DigitRead(3, 0.85, (0.2, 0.8), ((4, 0.1),)), _square_probs(4, 0.6), PAR_SURE)
-    assert with_hole_length(sure, 4, PAR_SURE).par == 3
+    assert clear.confidence < PAR_SURE and with_hole_length(clear, 4).par == 3
+    both = with_square_reading(DigitRead(3, 0.95, (0.2, 0.8), ((4, 0.02),)), _square_probs(3, 0.97), PAR_SURE)
+    assert both.confidence >= PAR_SURE and with_hole_length(both, 4).par == 3
     doubtful = with_square_reading(digit, _square_probs(3, 0.5), PAR_SURE)
-    assert with_hole_length(doubtful, 0, PAR_SURE).par == with_hole_length(doubtful, 6, PAR_SURE).par == 3
+    assert with_hole_length(doubtful, 0).par == with_hole_length(doubtful, 6).par == 3
+
+
+def test_a_sure_par_the_square_reader_doubts_yields_to_its_holes_length_flagged():
+    # the digit reader's 3 at 0.975 stands beside the square reader's 5 at 0.7 (no sure contradiction) ...
+    sure = with_square_reading(DigitRead(3, 0.975, (0.2, 0.8)), np.array([0.2, 0.05, 0.7, 0.05]), PAR_SURE)
+    assert sure.par == 3 and sure.confidence >= PAR_SURE
+    # ... yet a completed hole five squares long makes 5 the likelier par, flagged
+    read = with_hole_length(sure, 5)
+    assert read.par == 5 and read.confidence < PAR_SURE
 
 
 def test_an_unread_par_of_a_completed_hole_is_offered_as_its_length():
     unread = with_square_reading(DigitRead(None, 0.0, None), _square_probs(None, 0.9), PAR_SURE)
-    read = with_hole_length(unread, 5, PAR_SURE)
+    read = with_hole_length(unread, 5)
     assert unread.confidence < 0.1 and read.par == 5 and 0 < read.confidence < PAR_SURE
 
 
@@ -539,11 +549,11 @@ def test_a_par_only_the_square_reader_read_yields_to_its_completed_holes_length_
     # the digit reader found no par digit; the square reader alone says 3 at 0.95, no surer than it is right
     unread = with_square_reading(DigitRead(None, 0.1, (0.3, 0.7)), _square_probs(3, 0.95), PAR_SURE)
     assert unread.par == 3
-    read = with_hole_length(unread, 5, PAR_SURE)
+    read = with_hole_length(unread, 5)
     assert read.par == 5 and read.confidence < PAR_SURE
     # the same reading beside a digit the digit reader read as 3 too stands
     read_too = with_square_reading(DigitRead(3, 0.7, (0.3, 0.7)), _square_probs(3, 0.95), PAR_SURE)
-    assert with_hole_length(read_too, 5, PAR_SURE).par == 3
+    assert with_hole_length(read_too, 5).par == 3
 
 
 def test_photo_candidates_label_the_piece_a_par_is_read_from_by_the_true_par(tmp_path):

@@ -632,7 +632,7 @@ def read_plan(image: np.ndarray) -> PlanReading:
     # a doubtful par that its completed hole's length bears out is taken as that length
     lengths = planmod.hole_lengths(final)
     for (r, c), digit in digit_reads.items():
-        fitted = planmod.with_hole_length(digit, lengths[r, c], PAR_SURE)
+        fitted = planmod.with_hole_length(digit, lengths[r, c])
         if fitted is not digit:
             digit_reads[r, c] = fitted
             final[r][c] = planmod.resolve_teegreen(guesses, r, c, fitted, sides[r, c])
