@@ -395,6 +395,35 @@ def test_a_grid_running_off_the_photo_gives_way_to_a_well_confirmed_one_inside_i
         eighteen.find_geometry(photo.copy())
 
 
+def _nothing_near(image, corners):
+    raise ScanError("no printed grid found (no large lattice of lines in the photo)")
+
+
+def test_a_poorly_confirmed_outline_is_located_again_around_itself(monkeypatch):
+    """An outline with a corner pulled off the grid is poorly confirmed, at the usual detail and at twice it:
+    the grid is located again in the part of the photo around that outline, and its lattice kept."""
+    from scanner.games import eighteen
+    from scanner.locate import GridQuad
+
+    photo = paper_with_grid(np.full((700, 800, 3), 60, np.uint8), rows=10, cols=10, line=60)
+    x0, y0, x1, y1 = GRID
+    right = np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+    pulled = right + np.float32([[0, 0], [0, 0], [0, 0], [40, -60]])  # the bottom-left corner drawn off
+    monkeypatch.setattr(eighteen, "find_grid_quad", lambda image, *args, **kwargs: GridQuad(pulled, 1000, 0.2))
+    near = []
+    found = eighteen.find_grid_quad_near
+
+    def located_near(image, corners):
+        near.append(corners)
+        return found(image, corners)
+
+    monkeypatch.setattr(eighteen, "find_grid_quad_near", located_near)
+    geo = eighteen.find_geometry(photo)
+    assert len(near) == 1 and np.abs(near[0] - pulled).max() < 1e-3
+    assert (geo.lattice.rows, geo.lattice.cols) == (10, 10) and geo.lattice.line_support >= eighteen.GRID_SURE
+    assert corners_close(geo.rectified.to_photo(geo.lattice.corners()), 3.0)
+
+
 def test_a_poorly_confirmed_outline_from_a_web_running_off_the_photo_gives_way_to_one_inside_it(monkeypatch):
     """A checked cloth's web runs off the photo with its outline just inside it, across the sheet: the webs
     clear of the photo's edge are looked at too, and the one the lines bear out wins."""
@@ -414,6 +443,7 @@ def test_a_poorly_confirmed_outline_from_a_web_running_off_the_photo_gives_way_t
         return GridQuad(right if inside else across, 1000, 0.2, edge=not inside and edge)
 
     monkeypatch.setattr(eighteen, "find_grid_quad", located)
+    monkeypatch.setattr(eighteen, "find_grid_quad_near", _nothing_near)  # the webs inside are what is tested
     geo = eighteen.find_geometry(photo)
     assert asked[0] is False and asked[-1] is True
     assert (geo.lattice.rows, geo.lattice.cols) == (10, 10)
