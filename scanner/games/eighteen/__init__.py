@@ -71,6 +71,9 @@ TWIN_DOUBT = 0.7  # most confidence of a twin that overrides another reading (pr
 AGREED_DRAWING = BLANK_DOUBT  # least confidence of both twins read as the same drawn kind for that drawing to stand:
 # a light pen's readings are capped at BLANK_DOUBT (200 phone plans: the one such pair was two light green trees)
 SHADE = 0.35  # most paper darkening taken for shade rather than ink (blacked-out squares are near 1)
+PAPER_SHADE = 0.15  # a square whose faintest tenth is no darker than this is paper under shade, lifted by its own
+# level (800 phone plans of seeds 16602-16902: 8 more read exactly right; the 465 blacked-out squares of 16802
+# are 0.23 and up)
 SHADE_RANK = 25  # percentile of the 3 x 3 squares' levels taken as the neighbourhood's paper: a shadow darkens
 # most of them, while a range of blacked-out mountains, even along the grid's edge, leaves a quarter light
 FAINT = 0.5  # a square blank at the ink threshold is looked at again down to this share of it ...
@@ -237,11 +240,15 @@ def lift_shade(ringed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     A square's level is its faintest tenth; the neighbourhood's is the lower quartile (``SHADE_RANK``) of the
     3 x 3 squares around it, the paper beyond the grid among them, so a shadow, shared by its neighbours, is
     lifted, and blacked-out squares among light ones are not, nor a range of them along the grid's edge, where
-    the paper beyond is light. Returns the lifted patches of the grid and the level taken from each square."""
+    the paper beyond is light. A square whose faintest tenth is no darker than ``PAPER_SHADE`` is paper under
+    shade whatever its neighbours, and lifted by its own level: a shadow along the grid's edge, with the lit
+    margin beyond, left a row of trees inked all over at the plan's level, read as blacked out. Returns the
+    lifted patches of the grid and the level taken from each square."""
     m = int(BORDER * CELL)
     own = np.percentile(ringed[:, :, m:-m, m:-m], 10, axis=(2, 3))
     inner = np.s_[1:-1, 1:-1]
-    base = np.minimum(np.minimum(own, percentile_filter(own, SHADE_RANK, size=3))[inner], SHADE)
+    around = percentile_filter(own, SHADE_RANK, size=3)
+    base = np.minimum(np.where(own <= PAPER_SHADE, own, np.minimum(own, around))[inner], SHADE)
     return np.clip(ringed[inner] - base[:, :, None, None], 0.0, 1.0).astype(np.float32), base
 
 
