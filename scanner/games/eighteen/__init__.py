@@ -93,6 +93,9 @@ SCRIBBLE_PIECE = 0.24  # least share of the square one piece of a tree, bunker o
 # pieces that enclose paper count together (a scribble in two rows of loops)
 SCRIBBLE_BLOT = 0.35  # ... or one piece of any shape covers (loops run together into a blot, enclosing nothing:
 # 600 phone plans of seeds 16502-16702, 6 of the 123 scribbles read as a hazard 0.38-0.47, none of them asked before)
+PEAK_RUNNER_UP = 0.2  # least probability of a drawn peak, next to a fairway no neighbour joins, for the peak to be read
+# (600 phone plans of seeds 16602-16902: the three such squares at 0.2 or more were peaks, from 0.15 a fairway too;
+# on 16802 and 17502 one more peak and no fairway)
 SCRIBBLED_SURE = 0.5  # ... and least chance the scribble reader (``scribbles``) gives it to be read as scribbled out
 SCRIBBLED = "loops over most of the square: scribbled out, leaving it empty"  # the note of such a reading
 SHADE_DOUBT = 0.5  # a square left blank once this share of the ink level was lifted may be a light blackout
@@ -306,6 +309,28 @@ def stray_fairway(squares: list[list[Guess]], r: int, c: int, measured: CellFeat
     trained on fairways too (``scribbles``) says whether it is scribbled out."""
     return (squares[r][c].value["k"] == "fairway" and large_loop(measured)
             and sum(planmod.connects(squares, r, c, edge) >= 1.0 for edge in EDGES) <= 1)
+
+
+def lone_peak(squares: list[list[Guess]], r: int, c: int) -> Guess:
+    """A square read as a fairway that no neighbour joins on either of its edges, and that the square reader
+    takes for a drawn peak too (``PEAK_RUNNER_UP``), read as that peak, flagged, the fairway offered: peaks
+    drawn side by side make a zigzag whose strokes run to the square's edges, and a fairway drawn alone seldom
+    reads as a peak at all.
+
+    >>> peak = ({"k": "mountain", "style": "peak"}, 0.3)
+    >>> lone, run_on = (Guess({"k": "fairway", "edges": edges}, 0.6, (peak,)) for edges in (["E", "S"], ["W", "E"]))
+    >>> lone_peak([[lone]], 0, 0).value, lone_peak([[Guess({"k": "fairway", "edges": ["W", "E"]}, 0.9), run_on]], 0, 1).value
+    ({'k': 'mountain', 'style': 'peak'}, {'k': 'fairway', 'edges': ['W', 'E']})
+    """
+    g = squares[r][c]
+    if g.value["k"] != "fairway" or any(planmod.connects(squares, r, c, edge) >= 1.0 for edge in g.value["edges"]):
+        return g
+    peak = max((p for v, p in g.alternatives if v == {"k": "mountain", "style": "peak"}), default=0.0)
+    if peak < PEAK_RUNNER_UP:
+        return g
+    others = tuple(alt for alt in g.alternatives if alt[0] != {"k": "mountain", "style": "peak"})
+    return Guess({"k": "mountain", "style": "peak"}, min(peak + g.confidence, BLANK_DOUBT), ((g.value, g.confidence), *others),
+                 note="a fairway no neighbour joins, drawn like peaks")
 
 
 def scribbled(guess: Guess) -> Guess:
@@ -636,6 +661,7 @@ def read_plan(image: np.ndarray) -> PlanReading:
             final[r][c] = scribbled(final[r][c])
     settled = [list(row) for row in final]  # each doubtful fairway judged by its neighbours as they were read
     final = [[planmod.fairway_from_neighbours(settled, r, c) for c in range(cols)] for r in range(rows)]
+    final = [[lone_peak(final, r, c) for c in range(cols)] for r in range(rows)]
     # a doubtful par that its completed hole's length bears out is taken as that length
     lengths = planmod.hole_lengths(final)
     for (r, c), digit in digit_reads.items():
