@@ -38,6 +38,7 @@ from scanner.locate import thin_dark
 
 MIN_CELLS, MAX_CELLS = 2, 40
 PLAUSIBLE = 0.7  # a line count whose comb scores this share of the best is a candidate
+HALF_FITS = 0.5  # ... and the half of a drawing's plausible count that scores this share of it (``_undoubled``)
 SHAPED = 0.4  # share of its axis's best comb score a count needs when the plausible ones make no squares
 CLEAR_LINES = 0.2  # comb score of clearly printed lines (plans: 0.38 and up on their clearer axis; tiles and cards
 # that line up: 0.1 at most)
@@ -369,20 +370,26 @@ def _drawing_counts(image: np.ndarray, inside: tuple[slice, slice], rows: _Axis,
     col_axis = _rhythm_axis(strokes[inside[0]].mean(axis=0), cols.first, cols.last)
     if min(max(row_axis.scores.values()), max(col_axis.scores.values())) < DRAWING_RHYTHM:
         return None
-    pairs = [(r, c) for r in _undoubled(_plausible(row_axis, PLAUSIBLE)) for c in _undoubled(_plausible(col_axis, PLAUSIBLE))]
+    pairs = [(r, c) for r in _undoubled(row_axis, _plausible(row_axis, PLAUSIBLE))
+             for c in _undoubled(col_axis, _plausible(col_axis, PLAUSIBLE))]
     return _largest_squarest(pairs, aspect)
 
 
-def _undoubled(counts: list[int]) -> list[int]:
-    """The drawing's plausible counts without those whose half is plausible too. Twice the true count can
-    outscore it, as a fairway's two lines lie near a quarter and three quarters of its square (10 x 10 plans
-    with pale lines: 0.54 and 0.45 for 20, 0.47 and 0.40 for 10); but the true count's half, or the half of a
-    count that is not the true one, puts its middles on the true lines and scores nothing.
+def _undoubled(axis: _Axis, counts: list[int]) -> list[int]:
+    """The drawing's plausible ``counts`` on ``axis`` with the halves that fit it too (``HALF_FITS`` of the
+    count's score), less the counts whose half is among them. Twice the true count can outscore it, as a
+    fairway's two lines lie near a quarter and three quarters of its square (10 x 10 plans with pale lines:
+    0.54 and 0.45 for 20, 0.47 and 0.40 for 10; on one axis 0.30 for 20 and 0.16 for 10); but the true
+    count's half, or the half of a count that is not the true one, puts its middles on the true lines and
+    scores nothing.
 
-    >>> _undoubled([20, 10, 7]), _undoubled([18, 27])
-    ([10, 7], [18, 27])
+    >>> axis = _Axis(0.0, 100.0, {20: 0.54, 10: 0.47, 7: 0.4, 18: 0.52, 9: 0.1, 27: 0.4})
+    >>> _undoubled(axis, [20, 10, 7]), _undoubled(axis, [18, 27])
+    ([7, 10], [18, 27])
     """
-    return [n for n in counts if n % 2 or n // 2 not in counts]
+    halves = {n // 2 for n in counts if n % 2 == 0 and axis.scores.get(n // 2, 0.0) >= HALF_FITS * axis.scores[n]}
+    pool = set(counts) | halves
+    return sorted(n for n in pool if n % 2 or n // 2 not in pool)
 
 
 def _multiples(axis: _Axis, plausible: list[int], makes_squares: Callable[[int], bool]) -> list[int]:
