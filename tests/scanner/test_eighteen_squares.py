@@ -300,7 +300,7 @@ def test_a_doubtful_fairway_takes_the_edges_its_neighbours_join_it_by():
 
 @pytest.mark.parametrize("name", ["hazard", "fairway"])
 def test_a_scribble_readers_material_is_the_squares_scribbled_out_and_the_most_inked_drawings(tmp_path, name):
-    from scanner.games.eighteen.scribbles import INKED, OTHERS, READERS, photo_squares
+    from scanner.games.eighteen.scribbles import HAND_DRAWN, INKED, OTHERS, READERS, photo_squares
 
     reader = READERS[name]
     source = REPO / "fixtures" / "sets" / "18-holes-phone" / "18-holes-phone-101-0000"
@@ -312,7 +312,7 @@ def test_a_scribble_readers_material_is_the_squares_scribbled_out_and_the_most_i
     shutil.copy(source.with_suffix(".jpg"), photo)
     photo.with_suffix(".json").write_text(json.dumps(truth))
     x, labels = photo_squares(photo, reader)
-    groups = [("tree", "bunker", "water"), ("fairway",)]
+    groups = [HAND_DRAWN, ("fairway",)]
     counts = [sum(cell["k"] in kinds and cell["k"] in reader.kinds for row in cells for cell in row) for kinds in groups]
     heavy = sum(min(reader.heavy, n) for n in counts)
     assert labels.tolist() == [1] + [0] * min(heavy + OTHERS, sum(counts))

@@ -93,6 +93,7 @@ SCRIBBLE_PIECE = 0.24  # least share of the square one piece of a tree, bunker o
 # pieces that enclose paper count together (a scribble in two rows of loops)
 SCRIBBLE_BLOT = 0.35  # ... or one piece of any shape covers (loops run together into a blot, enclosing nothing:
 # 600 phone plans of seeds 16502-16702, 6 of the 123 scribbles read as a hazard 0.38-0.47, none of them asked before)
+PEAK = {"k": "mountain", "style": "peak"}  # a mountain drawn as a peak, as a board holds it
 PEAK_RUNNER_UP = 0.2  # least probability of a drawn peak, next to a fairway no neighbour joins, for the peak to be read
 # (600 phone plans of seeds 16602-16902: the three such squares at 0.2 or more were peaks, from 0.15 a fairway too;
 # on 16802 and 17502 one more peak and no fairway)
@@ -325,11 +326,11 @@ def lone_peak(squares: list[list[Guess]], r: int, c: int) -> Guess:
     g = squares[r][c]
     if g.value["k"] != "fairway" or any(planmod.connects(squares, r, c, edge) >= 1.0 for edge in g.value["edges"]):
         return g
-    peak = max((p for v, p in g.alternatives if v == {"k": "mountain", "style": "peak"}), default=0.0)
+    peak = max((p for v, p in g.alternatives if v == PEAK), default=0.0)
     if peak < PEAK_RUNNER_UP:
         return g
-    others = tuple(alt for alt in g.alternatives if alt[0] != {"k": "mountain", "style": "peak"})
-    return Guess({"k": "mountain", "style": "peak"}, min(peak + g.confidence, BLANK_DOUBT), ((g.value, g.confidence), *others),
+    others = tuple(alt for alt in g.alternatives if alt[0] != PEAK)
+    return Guess(PEAK, min(peak + g.confidence, BLANK_DOUBT), ((g.value, g.confidence), *others),
                  note="a fairway no neighbour joins, drawn like peaks")
 
 
