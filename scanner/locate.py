@@ -153,30 +153,35 @@ class _Web:
     edge: bool  # runs off the photo
     level: float  # the line strength it was found at
 
-    def points(self, mask: np.ndarray | None = None) -> np.ndarray:
-        """(N, 2) x, y of the web's pixels (of ``mask``, a part of its box, if given)."""
-        ys, xs = np.nonzero(self.component if mask is None else mask)
+    def rim(self, mask: np.ndarray | None = None) -> np.ndarray:
+        """(N, 2) x, y of the first and last of the web's pixels in each row (of ``mask``, a part of its box, if
+        given): every point the pixels' convex hull can rest on, a few hundred instead of tens of thousands."""
+        inked = (self.component if mask is None else mask) > 0
+        rows = np.flatnonzero(inked.any(axis=1))
+        first = inked[rows].argmax(axis=1)
+        last = inked.shape[1] - 1 - inked[rows, ::-1].argmax(axis=1)
+        xs, ys = np.concatenate([first, last]), np.concatenate([rows, rows])
         return np.stack([xs + self.origin[0], ys + self.origin[1]], axis=1).astype(np.float32)
 
     @cached_property
     def quad(self) -> np.ndarray:
         """The web's outline as a quadrilateral (``quad_from_points``), at working scale."""
-        return quad_from_points(self.points())
+        return quad_from_points(self.rim())
 
     @property
     def area(self) -> float:
         """The outline's area in working pixels."""
         return abs(cv2.contourArea(self.quad))
 
-    def lattice_points(self) -> np.ndarray:
-        """(N, 2) x, y of the web's pixels beside a cell it encloses (within ``SIDE_REACH``): the lattice
+    def lattice_rim(self) -> np.ndarray:
+        """The ``rim`` of the web's pixels beside a cell it encloses (within ``SIDE_REACH``): the lattice
         without the spurs of other print that a stroke joins to it (a title's rule, a box's side)."""
         cells = np.zeros_like(self.component)
         cv2.drawContours(cells, [c for c, _ in cell_outlines(self.component)], -1, 1, -1)
-        return self.points(cv2.dilate(cells, np.ones((2 * SIDE_REACH + 1,) * 2, np.uint8)) & self.component)
+        return self.rim(cv2.dilate(cells, np.ones((2 * SIDE_REACH + 1,) * 2, np.uint8)) & self.component)
 
     def cornered_quad(self, points: np.ndarray) -> np.ndarray | None:
-        """The outline of some of the web's pixels (``points``) with its cut corners restored
+        """The outline of some of the web's pixels (``points``, their ``rim``) with its cut corners restored
         (``restore_corners``), at working scale."""
         hull = cv2.convexHull(points)
         simpler = cv2.approxPolyDP(hull, CORNER_DETAIL * cv2.arcLength(hull, True), True)
@@ -334,7 +339,7 @@ def find_grid_quad(image: np.ndarray, side: int = WORK_SIDE, inside: bool = Fals
         large = [web for web in large if framed_by_paper(web.quad, paper)] or large
     best = _grid_web(large)
     guesses: list[np.ndarray] = []
-    for quad in (best.cornered_quad(points) for points in (best.points(), best.lattice_points())):
+    for quad in (best.cornered_quad(points) for points in (best.rim(), best.lattice_rim())):
         if quad is not None and all(np.abs(quad - seen).max() > SIDE_REACH for seen in [best.quad, *guesses]):
             guesses.append(quad)
     return GridQuad((best.quad + 0.5) / scale - 0.5, best.pixels, best.area / strength.size, best.edge,
