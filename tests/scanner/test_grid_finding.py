@@ -91,6 +91,24 @@ def test_parallel_lines_enclose_no_cells_and_a_lattice_encloses_its_squares():
     assert cells == 25 and area == pytest.approx(25 * 20 * 20, rel=0.1)  # traced along the lines
 
 
+@pytest.mark.parametrize("seed", range(5))
+def test_a_webs_rim_has_the_hull_of_all_its_pixels(seed):
+    rng = np.random.default_rng(seed)
+    mask = np.zeros((60, 80), np.uint8)
+    for _ in range(6):  # strokes in all directions, with gaps and holes between them
+        x0, y0, x1, y1 = (int(v) for v in rng.integers(0, 60, 4))
+        cv2.line(mask, (x0 + 10, y0), (x1 + 10, y1), 1, int(rng.integers(1, 4)))
+    web = _Web(mask, (7, 3), int(mask.sum()), 0, False, False, 0.0)
+    ys, xs = np.nonzero(mask)
+    every = np.stack([xs + 7, ys + 3], axis=1).astype(np.float32)
+    assert len(web.rim()) < len(every)
+
+    def hull(points):
+        return sorted(map(tuple, cv2.convexHull(points).reshape(-1, 2).tolist()))
+
+    assert hull(web.rim()) == hull(every)
+
+
 def rectified_plan(rows: int, cols: int, pitch: float, line: int, pen: int, seed: int = 3,
                    taper: float = 1.0) -> np.ndarray:
     """A rectified grid (48 px margin) of pale lines, with heavy pen strokes across many of its squares;
