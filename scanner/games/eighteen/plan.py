@@ -58,8 +58,11 @@ ENDS_WEIGHT, SIDE_WEIGHT = 0.3, 0.5  # the whole-square edge reader's log-odds, 
 # it learnt our flags, and at a side weight of 1 it turned a whole chain of holes round on a plan drawn by
 # another hand with other flags: a clear digit outweighs it
 ENDS_CAP = 4.0  # ... each capped at this (a probability of about 0.98): it is one more reader, never certain
-EARLY, EARLY_SURE = 6, 0.99  # the plan's orientation is settled by the first tee/greens read once this many
-# of them make it this sure (``orientation_and_digits``; a plan whose top is in doubt is flagged below 0.9)
+EARLY, EARLY_SURE = 3, 0.99  # the plan's orientation is settled by the first tee/greens read once this many
+# of them make it this sure (``orientation_and_digits``; a plan whose top is in doubt is flagged below 0.9). Over
+# 1,597 plans of seeds 16302-16802, 17602 and 17702, the first one to eight tee/greens (and the trees) made 1,487
+# down to 1,383 plans this sure, never of a wrong turn; settled after three instead of six, a plan reads 11 ms
+# sooner, its squares and pars read the same (only the orientation's own confidence moves)
 PAR_FITS_ODDS = 6.0  # a completed hole's length is this many times likelier its par than either other par:
 # players draw a hole as long as its par, as that scores (69 of the 91 completed holes on plans drawn by another
 # hand, odds of 6.3; 96% on ours, odds of 47): about what the other hand shows, as a par fitted so stays flagged.
