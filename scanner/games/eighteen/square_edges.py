@@ -34,8 +34,8 @@ seeds 15352 and 16302, the outside plans read the same; held-out drawn squares 0
 the network that has seen more photographs.
 Trained on a third time with the par reader, over the 2,000 plans of seeds 16302-16902 and 17502-17702
 (8 minutes): 186 squares wrong either way over the 400 fresh plans of seeds 17802 and 17902 (one fewer in
-two plans, one more in two others) and one square fewer of the outside plans; held-out drawn squares 0.979. Kept for the same
-reason.
+two plans, one more in two others) and one square fewer of the outside plans; held-out drawn squares
+0.979. Kept for the same reason.
 
 Example:
     >>> import numpy as np, cv2
