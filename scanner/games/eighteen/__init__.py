@@ -294,7 +294,7 @@ def large_loop(measured: CellFeatures) -> bool:
 
 def scribble_like(guess: Guess, measured: CellFeatures) -> bool:
     """Whether a square read as a tree, bunker or lake is inked as a scribble may be: pieces enclosing paper
-    that cover ``SCRIBBLE_PIECE`` of it together (a ``large_loop`` among them), or one piece of any shape over
+    that cover ``SCRIBBLE_PIECE`` of it together (a ``large_loop`` does alone), or one piece of any shape over
     ``SCRIBBLE_BLOT`` of it. It may be loops scribbled over a feature drawn in the wrong square."""
     if guess.value["k"] not in HAND_DRAWN:
         return False
