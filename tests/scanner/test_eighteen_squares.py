@@ -193,6 +193,22 @@ def test_a_square_whose_digit_and_edge_reader_agree_keeps_its_tee_against_an_uns
             assert left.confidence < eighteen.FLAG_BELOW
 
 
+def test_a_square_whose_digit_and_edge_reader_both_clearly_disagree_outvote_even_a_sure_chain():
+    """A misread link can chain a square to the wrong roles however sure the chain: the square's own two
+    readers, both clearly against it, keep its tee (flagged); one of them alone does not."""
+    guesses = _hole_between_two_squares()
+    guesses[0][2] = with_edge_reading(guesses[0][2], _edge_probs("W", "N", 0.99), 0)  # W is a tee, clearly
+    right = DigitRead(3, 0.99, (0.25, 0.75), digit_like=0.99)  # beside the W stub
+    left_digit = DigitRead(4, 0.7, (0.75, 0.75), digit_like=0.7)  # beside the E stub: E is a tee too
+    for edge_p, left_tee in ((0.9, "E"), (0.2, "N")):
+        guesses[0][0] = with_edge_reading(_hole_between_two_squares()[0][0], _edge_probs("E", "N", edge_p), 0)
+        digits = {(0, 0): left_digit, (0, 2): right}
+        sides = tee_sides(guesses, digits)
+        assert sides[0, 2][1] >= 0.8  # the chain is sure: the hole runs from the left square's green
+        left = resolve_teegreen(guesses, 0, 0, digits[0, 0], sides[0, 0])
+        assert left.value["tee_edge"] == left_tee and left.confidence < eighteen.FLAG_BELOW
+
+
 def test_a_square_whose_digit_tells_nothing_takes_its_sides_from_the_edge_reader():
     guesses = _hole_between_two_squares()
     guesses[0][2] = with_edge_reading(guesses[0][2], _edge_probs("N", "W"), 0)  # N is the tee, W the green

@@ -489,6 +489,9 @@ DISAGREE = 1.0  # a square's own digit or whole-square reading this sure (log-od
 SIDE_DOUBT = 0.45  # ... leaves the side this sure at most (flagged: tee and green may be swapped)
 CHAIN_SURE = 0.8  # a chain less sure than this yields to a square whose digit and whole-square reading agree
 # against it (tee/green swaps 16 -> 8 on seed 12802, 25 -> 20 on 12702; at any sureness: 16 -> 15)
+OUTVOTED = (0.5, 1.0)  # a square's own digit and whole-square reading both at least this sure (log-odds) against
+# its chain take the side even from a sure chain, whose links may be misread (600 phone plans of seeds
+# 17802-18002: tee/green swaps 24 -> 20, none made)
 
 
 def tee_sides(guesses: list[list[Guess]], digits: dict[tuple[int, int], DigitRead]) -> dict[tuple[int, int], tuple[int, float]]:
@@ -536,9 +539,11 @@ def tee_sides(guesses: list[list[Guess]], digits: dict[tuple[int, int], DigitRea
         for sq, p in parity.items():
             side = root ^ p
             for_side = [v * (1 - 2 * side) for v in own[sq]]
-            if conf < CHAIN_SURE and max(for_side) < 0:
-                # the square's digit and its whole-square reading both say otherwise, and its chain is unsure:
-                # a stray fairway or tee/green links squares whose roles the chain cannot tell
+            outvoted = all(v < -least for v, least in zip(for_side, OUTVOTED, strict=True))
+            if outvoted or (conf < CHAIN_SURE and max(for_side) < 0):
+                # the square's digit and its whole-square reading both say otherwise, and its chain is unsure
+                # (or they both say so clearly): a stray fairway or tee/green links squares whose roles the
+                # chain cannot tell
                 out[sq] = (1 - side, min(float(np.tanh(-sum(for_side) / 2)), SIDE_DOUBT))
                 continue
             # a square whose own digit or own whole-square reading clearly says otherwise is in doubt, however
