@@ -35,7 +35,9 @@ from scanner.errors import ScanError
 from scanner.histogram import uint8_percentile
 
 WORK_SIDE = 1000  # longer side of the working copy: fast, and grid lines stay 1-3 px wide
-MIN_AREA_FRACTION = 0.02  # a grid smaller than this share of the photo cannot be read anyway
+MIN_AREA_FRACTION = 0.02  # a grid smaller than this share of the photo is seldom read right (a 12 MP photo's
+# squares come out under 50 pixels; clutter and a sheet's score boxes make webs this size) ...
+SMALL_AREA_FRACTION = 0.015  # ... so one down to this share is looked for only when no larger one is found
 MIN_LEVEL = 12.0  # faintest line strength (black-hat, 0-255) looked at: paper texture stays below it
 LEVELS = 6  # line strength levels tried, halving from the paper-bright part's strongest tenth to MIN_LEVEL
 CANDIDATES = 8  # largest webs of lines examined at each level
@@ -310,11 +312,12 @@ def framed_by_paper(quad: np.ndarray, paper: np.ndarray) -> bool:
     return bool(around.any()) and float(paper[around].mean()) >= FRAMED
 
 
-def find_grid_quad(image: np.ndarray, side: int = WORK_SIDE, inside: bool = False) -> GridQuad:
-    """Locate the printed grid: of the webs of thin lines large enough to be read (``MIN_AREA_FRACTION``), the
-    one enclosing the most cells (not one that runs off the photo and spans most of it), of those framed by
-    paper if any are; ScanError if the photo holds none. A smaller web with more cells (a sheet's score
-    boxes) is no rival to a faint grid.
+def find_grid_quad(image: np.ndarray, side: int = WORK_SIDE, inside: bool = False,
+                   least_share: float = MIN_AREA_FRACTION) -> GridQuad:
+    """Locate the printed grid: of the webs of thin lines large enough to be read (``least_share`` of the
+    photo), the one enclosing the most cells (not one that runs off the photo and spans most of it), of those
+    framed by paper if any are; ScanError if the photo holds none. A smaller web with more cells (a sheet's
+    score boxes) is no rival to a faint grid.
 
     The line strength that makes a web depends on the print and the light, and a busy background (wood
     grain, a striped or checked cloth) can be stronger than pale grid lines, so the webs are looked for at
@@ -330,7 +333,7 @@ def find_grid_quad(image: np.ndarray, side: int = WORK_SIDE, inside: bool = Fals
     webs = [web for level in levels for web in _webs(strength, level)]
     if not webs:
         raise ScanError("no printed grid found (no lattice of thin dark lines in the photo)")
-    least = MIN_AREA_FRACTION * strength.size  # smaller webs are never read (their outline lies in their box)
+    least = least_share * strength.size  # smaller webs are never read (their outline lies in their box)
     large = [web for web in webs if web.component.size >= least and web.area >= least and not (inside and web.edge)]
     if not large:
         raise ScanError("no printed grid found (no large lattice of lines in the photo)")

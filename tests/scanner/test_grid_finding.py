@@ -615,3 +615,31 @@ def test_a_line_seen_on_few_squares_only_stays_in_step_with_the_others(seen_on):
         assert np.abs(row - (48 + lost * pitch)).max() < 2
     else:
         assert np.abs(row[2:2 + seen_on] - stroke).max() < 2
+
+
+@pytest.mark.parametrize(("share", "found"), [(0.018, True), (0.012, False)])
+def test_a_grid_under_the_usual_least_share_of_the_photo_is_looked_for_when_no_larger_one_is_found(share, found):
+    # a sheet seen from afar: its grid under 2% of the photo is read when no larger web is found and its lines
+    # bear it out; a smaller one is still refused
+    from scanner.games import eighteen
+
+    photo = np.full((3000, 4000, 3), 70, np.uint8)  # 12 MP: its squares still over 40 pixels
+    side = round(np.sqrt(share * photo.shape[0] * photo.shape[1]))
+    x0, y0 = 1500, 1000
+    cv2.rectangle(photo, (x0 - 100, y0 - 150), (x0 + side + 100, y0 + side + 200), (232, 232, 232), -1)
+    for k in range(11):
+        at = round(k * side / 10)
+        cv2.line(photo, (x0, y0 + at), (x0 + side, y0 + at), (60, 60, 60), 4)
+        cv2.line(photo, (x0 + at, y0), (x0 + at, y0 + side), (60, 60, 60), 4)
+    photo = cv2.GaussianBlur(photo, (0, 0), 1.5)
+    with pytest.raises(ScanError):
+        find_grid_quad(photo)
+    if not found:
+        with pytest.raises(ScanError):
+            eighteen.find_geometry(photo)
+        return
+    geo = eighteen.find_geometry(photo)
+    assert (geo.lattice.rows, geo.lattice.cols) == (10, 10)
+    assert geo.lattice.line_support >= eighteen.GRID_SURE
+    corners = np.float32([[x0, y0], [x0 + side, y0], [x0 + side, y0 + side], [x0, y0 + side]])
+    assert np.abs(geo.rectified.to_photo(geo.lattice.corners()) - corners).max() < 4
