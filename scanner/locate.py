@@ -336,7 +336,7 @@ def find_grid_quad(image: np.ndarray, side: int = WORK_SIDE, inside: bool = Fals
     least = least_share * strength.size  # smaller webs are never read (their outline lies in their box)
     large = [web for web in webs if web.component.size >= least and web.area >= least and not (inside and web.edge)]
     if not large:
-        raise ScanError("no printed grid found (no large lattice of lines in the photo)")
+        raise ScanError("no printed grid found (no lattice of lines large enough to read: photograph the plan from closer)")
     if len(large) > 1:  # a grid on paper before a pattern of the table's that encloses more cells
         paper = _paper(small, bright)
         large = [web for web in large if framed_by_paper(web.quad, paper)] or large
