@@ -491,7 +491,8 @@ CHAIN_SURE = 0.8  # a chain less sure than this yields to a square whose digit a
 # against it (tee/green swaps 16 -> 8 on seed 12802, 25 -> 20 on 12702; at any sureness: 16 -> 15)
 OUTVOTED = (0.5, 1.0)  # a square's own digit and whole-square reading both at least this sure (log-odds) against
 # its chain take the side even from a sure chain, whose links may be misread (600 phone plans of seeds
-# 17802-18002: tee/green swaps 24 -> 20, none made)
+# 17802-18002: of the tee/greens whose edges were read right, 21 had tee and green swapped, 17 with this; none
+# put wrong)
 
 
 def tee_sides(guesses: list[list[Guess]], digits: dict[tuple[int, int], DigitRead]) -> dict[tuple[int, int], tuple[int, float]]:
