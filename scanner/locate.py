@@ -65,7 +65,7 @@ class GridQuad:
     area_fraction: float  # quadrilateral area / photo area
     edge: bool = False  # the web of lines runs off the photo (a plan cut by it, or a table's checks)
     cornered: tuple[np.ndarray, ...] = ()  # the outline with its cut corners restored (``restore_corners``), of
-    # all the web's lines and of those beside the cells it encloses (``lattice_points``), where that moves a
+    # all the web's lines and of those beside the cells it encloses (``_Web.lattice_rim``), where that moves a
     # corner: other guesses, for the caller to check
 
     def draw(self, image: np.ndarray) -> np.ndarray:
@@ -183,7 +183,7 @@ class _Web:
         return self.rim(cv2.dilate(cells, np.ones((2 * SIDE_REACH + 1,) * 2, np.uint8)) & self.component)
 
     def cornered_quad(self, points: np.ndarray) -> np.ndarray | None:
-        """The outline of some of the web's pixels (``points``, their ``rim``) with its cut corners restored
+        """The outline of some of the web's pixels (``points``: a ``rim``) with its cut corners restored
         (``restore_corners``), at working scale."""
         hull = cv2.convexHull(points)
         simpler = cv2.approxPolyDP(hull, CORNER_DETAIL * cv2.arcLength(hull, True), True)
