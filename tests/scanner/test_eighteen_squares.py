@@ -274,7 +274,7 @@ def test_a_jittered_grid_moves_whole_lines_a_little_and_keeps_the_squares():
 
 def test_training_leaves_out_the_squares_scribbled_out_whole(tmp_path):
     # a committed plan photo, its truth saying one square was scribbled out (an empty square under a heap of ink)
-    source = REPO / "fixtures" / "sets" / "18-holes-phone" / "18-holes-phone-101-0000"
+    source = REPO / "fixtures" / "sets" / "18-holes-phone" / "18-holes-phone-105-0000"
     truth = json.loads(source.with_suffix(".json").read_text())
     rows, cols = truth["board"]["grid"]["rows"], truth["board"]["grid"]["cols"]
     photo = tmp_path / "plan.jpg"
@@ -319,7 +319,7 @@ def test_a_scribble_readers_material_is_the_squares_scribbled_out_and_the_most_i
     from scanner.games.eighteen.scribbles import HAND_DRAWN, INKED, OTHERS, READERS, photo_squares
 
     reader = READERS[name]
-    source = REPO / "fixtures" / "sets" / "18-holes-phone" / "18-holes-phone-101-0000"
+    source = REPO / "fixtures" / "sets" / "18-holes-phone" / "18-holes-phone-105-0000"
     truth = json.loads(source.with_suffix(".json").read_text())
     cells = truth["board"]["cells"]
     empty = next((r, c) for r, row in enumerate(cells) for c, cell in enumerate(row) if cell["k"] == "empty")

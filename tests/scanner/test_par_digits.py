@@ -563,7 +563,7 @@ def test_photo_candidates_label_the_piece_a_par_is_read_from_by_the_true_par(tmp
 
     from scanner.games.eighteen.digits_cnn import photo_candidates
 
-    photo = Path("fixtures/sets/18-holes-phone/18-holes-phone-101-0000.jpg")
+    photo = Path("fixtures/sets/18-holes-phone/18-holes-phone-105-0000.jpg")
     pars = {cell["par"] for row in json.loads(photo.with_suffix(".json").read_text())["board"]["cells"]
             for cell in row if cell["k"] == "teegreen"}
     samples = photo_candidates(photo)

@@ -34,17 +34,19 @@ def test_the_reader_reads_pars_of_squares_it_never_saw():
 
 
 def test_photo_squares_are_cut_upright_from_the_true_grid(tmp_path):
-    photo = Path("fixtures/sets/18-holes-phone/18-holes-phone-101-0000.jpg")
+    photo = Path("fixtures/sets/18-holes-phone/18-holes-phone-105-0000.jpg")
     cells = json.loads(photo.with_suffix(".json").read_text())["board"]["cells"]
     teegreens = [cell for row in cells for cell in row if cell["k"] == "teegreen"]
     x, cut = photo_squares(photo)
     assert x.shape == (len(teegreens) + FAIRWAYS, 1, SIDE, SIDE)
     assert cut[:len(teegreens)] == teegreens and {cell["k"] for cell in cut[len(teegreens):]} == {"fairway"}
-    # upright: the reader reads them as their cells say, and far less so turned a quarter
+    # upright: the reader reads them as their cells say, and is far less sure of that turned any other way (a
+    # plan of mostly 4s is read nearly as right turned, so the probability it gives the truth is compared)
     labels = np.array([CLASSES.index(cell.get("par")) for cell in cut])
-    upright = (run_net(eight_bit(MODEL), {"x": x.astype(np.float32)}).argmax(axis=1) == labels).mean()
-    turned = (run_net(eight_bit(MODEL), {"x": np.rot90(x, 1, (2, 3)).astype(np.float32)}).argmax(axis=1) == labels).mean()
-    assert upright >= 0.9 and turned < upright - 0.3
+    probs = [run_net(eight_bit(MODEL), {"x": np.rot90(x, k, (2, 3)).astype(np.float32)}) for k in range(4)]
+    upright = (probs[0].argmax(axis=1) == labels).mean()
+    truth = [float(p[np.arange(len(labels)), labels].mean()) for p in probs]
+    assert upright >= 0.9 and np.mean(truth[1:]) < truth[0] - 0.2
     (tmp_path / "blank.jpg").write_bytes(photo.read_bytes())  # no truth file beside it
     assert photo_squares(tmp_path / "blank.jpg") is None
 
