@@ -432,3 +432,34 @@ def test_only_reads_flagged_for_review_say_why_they_are_in_doubt():
     assert pars and any(not r.flagged for r in pars)
     for read in pars:
         assert bool(read.note) == read.flagged, (read.where, read.confidence, read.note)
+
+
+def test_twins_both_unlike_the_pen_are_the_print_however_surely_read_as_a_drawing():
+    # one hand can draw two lakes as alike as 0.95, so a clear lake's twin keeps that reading; a print in
+    # another colour than the pen's is the sheet's gorse
+    lake = eighteen.Guess({"k": "water"}, 0.95)
+    assert eighteen.twin_reading(lake, lake, 0.95).value == {"k": "water"}
+    read = eighteen.twin_reading(lake, lake, 0.95, off_pen=True)
+    assert read.value == {"k": "gorse"} and read.confidence < eighteen.FLAG_BELOW
+    assert ({"k": "water"}, 0.95) in read.alternatives
+
+
+def test_a_lone_symbol_is_the_bare_print_only_when_another_square_holds_all_of_its_ink():
+    side = eighteen.CELL
+    stars = np.zeros((side, side), np.float32)  # a print unlike our own: small asterisks
+    for x, y in [(20, 20), (44, 22), (32, 34), (20, 46), (44, 46)]:
+        for angle in (0, 60, 120):
+            dx, dy = 6 * np.cos(np.radians(angle)), 6 * np.sin(np.radians(angle))
+            cv2.line(stars, (int(x - dx), int(y - dy)), (int(x + dx), int(y + dy)), 1.0, 2)
+    fairway = np.zeros_like(stars)
+    cv2.line(fairway, (32, 0), (32, side - 1), 1.0, 9)  # drawn over the other printed square
+    empty = np.zeros_like(stars)
+    lake = np.zeros_like(stars)
+    for y in (24, 34, 44):
+        cv2.polylines(lake, [np.array([[x, y + 4 * np.sin(x / 4)] for x in range(12, 52)], np.int32)], False, 1.0, 2)
+    drawn_over = np.maximum(stars, fairway)
+    patches = np.stack([np.stack([stars, drawn_over]), np.stack([lake, empty])])
+    assert eighteen._held_elsewhere(patches, (0, 0), 0.3)
+    assert not eighteen._held_elsewhere(patches, (1, 0), 0.3)  # a lake no other square holds
+    patches[0, 1] = np.maximum(np.roll(stars, 9, axis=0), fairway)  # the print elsewhere in that square
+    assert not eighteen._held_elsewhere(patches, (0, 0), 0.3)

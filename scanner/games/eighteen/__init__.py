@@ -64,6 +64,11 @@ PAR_SURE = 0.8  # par digits less sure than this are flagged (a wrong par change
 EDGE_GAP = 0.003  # a grid outline closer than this share of the photo to its edge is cut off
 LOOK_ALIKE = 0.85  # coarse correlation of two squares' ink worth the exact printed-twin test
 PRINTED_SURE = 0.98  # a twin this close overrides even a confident reading (hand drawings never repeat so)
+HELD_ALIKE = 0.5  # least likeness (``planmod.printed_twins``' measure) of a square drawn over a print to the bare print
+BARE_HELD = 0.999  # share of a lone off-colour square's ink another square must hold for it to be the bare print:
+# of such squares on 200 plans of seed 18402 (five of six printings unlike our first), 33 bare prints and 3
+# drawings over a print were held whole, 3 and 3 from 0.97; on 200 plans of 18302 (our first printing only),
+# no bare print and 4 drawings over it (within the other printed square's shading) were held whole, 7 from 0.97
 DRAWN_OVER = 0.4  # least confidence of a tree, bunker or lake read on a square whose printed twin reads as the bare
 # symbol for the drawing to stand over the symbol (drawings over printed gorse: 0.41-0.73; 200 phone plans, where
 # no bare printed square read as a drawing at all)
@@ -443,14 +448,15 @@ def _read_faint(patches: np.ndarray, which: list[int], threshold: float) -> list
     return out
 
 
-def twin_reading(own: Guess, twin: Guess, score: float, printed: bool = True) -> Guess:
+def twin_reading(own: Guess, twin: Guess, score: float, printed: bool = True, off_pen: bool = False) -> Guess:
     """The reading of a square whose ink matches square ``twin``'s this closely (``planmod.printed_twins``):
     the sheet's printed gorse, unless the twin is a clear tree, bunker or lake that is no identical copy - one
     hand drew both alike - which is offered, flagged; so is a drawing both twins read as fairly surely
     (``AGREED_DRAWING``: a light pen's trees). A square read as a tree, bunker or lake (``DRAWN_OVER``)
     whose twin reads as the bare symbol has that drawing over its printed symbol: the drawing stands, flagged.
     Twins that are not the sheet's printed pair (``printed``, ``planmod.printed_pair``) are one hand's drawing:
-    the clear twin's kind, or the own reading (``maybe_printed``).
+    the clear twin's kind, or the own reading (``maybe_printed``). Twins both in a colour unlike the pen's
+    (``off_pen``) are the print however clearly they read as a drawing.
 
     >>> tree, unsure, bare = Guess({"k": "tree"}, 0.95), Guess({"k": "bunker"}, 0.5), Guess({"k": "gorse"}, 0.9)
     >>> twin_reading(unsure, tree, 0.93).value, twin_reading(unsure, tree, 0.99).value
@@ -466,7 +472,7 @@ def twin_reading(own: Guess, twin: Guess, score: float, printed: bool = True) ->
     confidence = sure(score, planmod.PRINTED_MATCH, 0.03)
     agreed = own.value == twin.value and min(own.confidence, twin.confidence) >= AGREED_DRAWING
     if (twin.value["k"] in HAND_DRAWN and (twin.confidence >= FLAG_BELOW or agreed)
-            and (score < PRINTED_SURE or not printed)):
+            and ((score < PRINTED_SURE and not off_pen) or not printed)):
         return Guess(twin.value, min(confidence, TWIN_DOUBT), (({"k": "gorse"}, 0.3), (own.value, own.confidence)),
                      note="drawn like another square")
     if not printed:
@@ -492,6 +498,26 @@ def maybe_printed(own: Guess, note: str = "ink repeats another square's: maybe a
     if own.value["k"] == "gorse":
         return own
     return Guess(own.value, min(own.confidence, TWIN_DOUBT), own.alternatives + (({"k": "gorse"}, 0.3),), note=note)
+
+
+def bare_print(own: Guess) -> Guess:
+    """A square whose drawing is the sheet's printed symbol, bare: gorse, flagged, the drawing offered.
+
+    >>> bare_print(Guess({"k": "water"}, 0.95)).value, bare_print(Guess({"k": "water"}, 0.95)).confidence
+    ({'k': 'gorse'}, 0.7)
+    """
+    return Guess({"k": "gorse"}, TWIN_DOUBT, ((own.value, own.confidence),),
+                 note="not in the pen's colour, and repeated within another square: the printed symbol")
+
+
+def _held_elsewhere(patches: np.ndarray, square: tuple[int, int], threshold: float) -> bool:
+    """Whether another square's ink holds all of ``square``'s (``planmod.print_held``): the sheet's symbol,
+    printed there too and drawn over. Only squares whose ink looks somewhat alike are tried."""
+    own = planmod._small(patches[square])
+    rows, cols = patches.shape[:2]
+    return any(planmod._similarity(own, planmod._small(patches[r, c])) >= HELD_ALIKE
+               and planmod.print_held(patches[square], patches[r, c], threshold) >= BARE_HELD
+               for r in range(rows) for c in range(cols) if (r, c) != square)
 
 
 def _unlike_pen(image: np.ndarray, lattice: Lattice, patches: np.ndarray, threshold: float,
@@ -616,22 +642,34 @@ def read_plan(image: np.ndarray) -> PlanReading:
     # A sheet printed with another symbol is read confidently as something else: near-identical twins
     # override a confident reading too (a coarse look first keeps this cheap).
     drawn = {(r, c): p for (r, c), p in free.items() if guesses[r][c].value["k"] != "empty"}
-    alike = [k for k in _look_alikes(drawn) if k not in twins]
+    # squares in a colour unlike the pen's are looked at closely too: a fine print's coarse look can miss its twin
+    off_pen = set(_unlike_pen(rect.image, lattice, patches, threshold, guesses))
+    alike = sorted((set(_look_alikes(drawn)) | off_pen) - twins.keys())
     near = planmod.printed_twins(free, alike)
-    twins |= {k: v for k, v in near.items() if v[0] >= PRINTED_SURE}
+    # twins both in a colour unlike the pen's are print however closely one hand might draw two alike
+    in_print = {k for k, (_, twin) in near.items() if {k, twin} <= off_pen}
+    twins |= {k: v for k, v in near.items() if v[0] >= PRINTED_SURE or k in in_print}
     # the sheet prints two squares: other twins are one hand's drawing
     printed = planmod.printed_pair(free, twins)
     for (r, c), (score, twin) in twins.items():
-        final[r][c] = twin_reading(guesses[r][c], guesses[twin[0]][twin[1]], score, (r, c) in printed)
+        final[r][c] = twin_reading(guesses[r][c], guesses[twin[0]][twin[1]], score, (r, c) in printed,
+                                   (r, c) in in_print)
     # a twin not quite close enough to override may still be another sheet's printed symbol (read as a lake,
     # say): the reading stands, for a person to check
     for r, c in near.keys() - twins.keys():
         final[r][c] = maybe_printed(final[r][c])
-    # fewer gorse squares than the sheet prints: a drawing in a colour unlike the pen's may be the print
-    if sum(g.value["k"] == "gorse" for row in final for g in row) < planmod.PRINTED_SQUARES:
-        for r, c in _unlike_pen(rect.image, lattice, patches, threshold, final):
-            final[r][c] = maybe_printed(drawn_over_print(final[r][c]),
-                                        "not in the pen's colour: maybe a symbol printed on the sheet")
+    # fewer gorse squares than the sheet prints: a drawing in a colour unlike the pen's may be the print; no
+    # more of them than the print lacks, each with all its ink within another square's, are that print, bare
+    # here and drawn over there
+    missing = planmod.PRINTED_SQUARES - sum(g.value["k"] == "gorse" for row in final for g in row)
+    if missing > 0:
+        unlike = _unlike_pen(rect.image, lattice, patches, threshold, final)
+        for r, c in unlike:
+            if len(unlike) <= missing and _held_elsewhere(patches, (r, c), threshold):
+                final[r][c] = bare_print(final[r][c])
+            else:
+                final[r][c] = maybe_printed(drawn_over_print(final[r][c]),
+                                            "not in the pen's colour: maybe a symbol printed on the sheet")
     # a scribble whose ink holds all of a square read as gorse (the print, bare) is that print drawn over
     symbols = [patches[r, c] for r in range(rows) for c in range(cols) if final[r][c].value["k"] == "gorse"]
     for r, c in [(r, c) for r in range(rows) for c in range(cols) if final[r][c].note == SCRIBBLED]:
