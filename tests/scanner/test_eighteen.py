@@ -442,6 +442,10 @@ def test_twins_both_unlike_the_pen_are_the_print_however_surely_read_as_a_drawin
     read = eighteen.twin_reading(lake, lake, 0.95, off_pen=True)
     assert read.value == {"k": "gorse"} and read.confidence < eighteen.FLAG_BELOW
     assert ({"k": "water"}, 0.95) in read.alternatives
+    # ... unless each holds ink the other lacks: both printed squares drawn over, each with its own drawing
+    tree = eighteen.Guess({"k": "tree"}, 0.9)
+    read = eighteen.twin_reading(tree, lake, 0.95, off_pen=True, own_ink=True)
+    assert read.value == {"k": "tree"} and read.note == "drawn over a printed symbol"
 
 
 def test_a_lone_symbol_is_the_bare_print_only_when_another_square_holds_all_of_its_ink():

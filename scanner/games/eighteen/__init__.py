@@ -448,7 +448,8 @@ def _read_faint(patches: np.ndarray, which: list[int], threshold: float) -> list
     return out
 
 
-def twin_reading(own: Guess, twin: Guess, score: float, printed: bool = True, off_pen: bool = False) -> Guess:
+def twin_reading(own: Guess, twin: Guess, score: float, printed: bool = True, off_pen: bool = False,
+                 own_ink: bool = False) -> Guess:
     """The reading of a square whose ink matches square ``twin``'s this closely (``planmod.printed_twins``):
     the sheet's printed gorse, unless the twin is a clear tree, bunker or lake that is no identical copy - one
     hand drew both alike - which is offered, flagged; so is a drawing both twins read as fairly surely
@@ -456,7 +457,8 @@ def twin_reading(own: Guess, twin: Guess, score: float, printed: bool = True, of
     whose twin reads as the bare symbol has that drawing over its printed symbol: the drawing stands, flagged.
     Twins that are not the sheet's printed pair (``printed``, ``planmod.printed_pair``) are one hand's drawing:
     the clear twin's kind, or the own reading (``maybe_printed``). Twins both in a colour unlike the pen's
-    (``off_pen``) are the print however clearly they read as a drawing.
+    (``off_pen``) are the print however clearly they read as a drawing. A tree, bunker or lake with ink its twin
+    lacks (``own_ink``: both printed squares drawn over) is that drawing over the print, as over a bare twin.
 
     >>> tree, unsure, bare = Guess({"k": "tree"}, 0.95), Guess({"k": "bunker"}, 0.5), Guess({"k": "gorse"}, 0.9)
     >>> twin_reading(unsure, tree, 0.93).value, twin_reading(unsure, tree, 0.99).value
@@ -477,7 +479,7 @@ def twin_reading(own: Guess, twin: Guess, score: float, printed: bool = True, of
                      note="drawn like another square")
     if not printed:
         return maybe_printed(own)
-    if own.value["k"] in HAND_DRAWN and own.confidence >= DRAWN_OVER and twin.value["k"] == "gorse":
+    if own.value["k"] in HAND_DRAWN and own.confidence >= DRAWN_OVER and (twin.value["k"] == "gorse" or own_ink):
         others = tuple(alt for alt in own.alternatives if alt[0]["k"] != "gorse")
         return Guess(own.value, min(own.confidence, TWIN_DOUBT), (({"k": "gorse"}, confidence), *others),
                      note="drawn over a printed symbol")
@@ -648,14 +650,17 @@ def read_plan(image: np.ndarray) -> PlanReading:
     off_pen = set(_unlike_pen(rect.image, lattice, patches, threshold, guesses))
     alike = sorted((set(_look_alikes(drawn)) | off_pen) - twins.keys())
     near = planmod.printed_twins(free, alike)
-    # twins both in a colour unlike the pen's are print however closely one hand might draw two alike
-    in_print = {k for k, (_, twin) in near.items() if {k, twin} <= off_pen}
+    # twins both in a colour unlike the pen's are print however closely one hand might draw two alike: a square
+    # whose twin holds all its ink is the print, bare (a square drawn over has ink its twin lacks)
+    in_print = {k for k, (_, twin) in near.items() if {k, twin} <= off_pen
+                and planmod.print_held(patches[k], patches[twin], threshold) >= planmod.HOLDS_PRINT}
     twins |= {k: v for k, v in near.items() if v[0] >= PRINTED_SURE or k in in_print}
     # the sheet prints two squares: other twins are one hand's drawing
     printed = planmod.printed_pair(free, twins)
     for (r, c), (score, twin) in twins.items():
         final[r][c] = twin_reading(guesses[r][c], guesses[twin[0]][twin[1]], score, (r, c) in printed,
-                                   (r, c) in in_print)
+                                   (r, c) in in_print,
+                                   planmod.print_held(patches[r, c], patches[twin], threshold) < planmod.HOLDS_PRINT)
     # a twin not quite close enough to override may still be another sheet's printed symbol (read as a lake,
     # say): the reading stands, for a person to check
     for r, c in near.keys() - twins.keys():
