@@ -512,14 +512,25 @@ def bare_print(own: Guess) -> Guess:
                  note="not in the pen's colour, and repeated within another square: the printed symbol")
 
 
-def _held_elsewhere(patches: np.ndarray, square: tuple[int, int], threshold: float) -> bool:
-    """Whether another square's ink holds all of ``square``'s (``planmod.print_held``): the sheet's symbol,
-    printed there too and drawn over. Only squares whose ink looks somewhat alike are tried."""
+def _held_elsewhere(patches: np.ndarray, square: tuple[int, int], threshold: float, share: float = BARE_HELD) -> bool:
+    """Whether another square's ink holds ``share`` of ``square``'s (``planmod.print_held``): the sheet's
+    symbol, printed there too and drawn over. Only squares whose ink looks somewhat alike are tried."""
     own = planmod._small(patches[square])
     rows, cols = patches.shape[:2]
     return any(planmod._similarity(own, planmod._small(patches[r, c])) >= HELD_ALIKE
-               and planmod.print_held(patches[square], patches[r, c], threshold) >= BARE_HELD
+               and planmod.print_held(patches[square], patches[r, c], threshold) >= share
                for r in range(rows) for c in range(cols) if (r, c) != square)
+
+
+def lone_gorse(own: Guess) -> Guess:
+    """A square read as gorse whose printed twin no other square holds: maybe a drawing the network took for the
+    print, flagged.
+
+    >>> lone_gorse(Guess({"k": "gorse"}, 0.9, (({"k": "bunker"}, 0.1),))).confidence < FLAG_BELOW
+    True
+    """
+    return Guess(own.value, min(own.confidence, BLANK_DOUBT), own.alternatives,
+                 note="gorse, but no other square holds its print: maybe a drawing")
 
 
 def _unlike_pen(image: np.ndarray, lattice: Lattice, patches: np.ndarray, threshold: float,
@@ -682,6 +693,12 @@ def read_plan(image: np.ndarray) -> PlanReading:
     for r, c in [(r, c) for r in range(rows) for c in range(cols) if final[r][c].note == SCRIBBLED]:
         if any(planmod.print_held(symbol, patches[r, c], threshold) >= planmod.HOLDS_PRINT for symbol in symbols):
             final[r][c] = maybe_printed(drawn_over_print(final[r][c]), "holds the printed symbol: a drawing over it")
+    # the sheet prints its gorse twice: one square read surely as gorse, its print held by no other square (the
+    # other print, drawn over), may be a drawing the network took for the print
+    gorse = [(r, c) for r in range(rows) for c in range(cols) if final[r][c].value["k"] == "gorse"]
+    if len(gorse) == 1 and final[gorse[0][0]][gorse[0][1]].confidence >= FLAG_BELOW \
+            and not _held_elsewhere(patches, gorse[0], threshold, planmod.HOLDS_PRINT):
+        final[gorse[0][0]][gorse[0][1]] = lone_gorse(final[gorse[0][0]][gorse[0][1]])
     digit_reads = {(r, c): planmod.read_par(cs, probs[r, c], turns) for (r, c), cs in cands.items()}
     # a fairway over a corner-to-corner line with a par digit in it is a tee/green whose split the network missed
     for r, c in [(r, c) for r in range(rows) for c in range(cols) if planmod.may_be_teegreen(final[r][c])]:
