@@ -533,12 +533,11 @@ def lone_gorse(own: Guess) -> Guess:
                  note="gorse, but no other square holds its print: maybe a drawing")
 
 
-def _unlike_pen(image: np.ndarray, lattice: Lattice, patches: np.ndarray, threshold: float,
-                readings: list[list[Guess]]) -> list[tuple[int, int]]:
+def _unlike_pen(chromas: np.ndarray, readings: list[list[Guess]]) -> list[tuple[int, int]]:
     """Squares read as a tree, bunker or lake, or as scribbled out, whose ink stands out from the colour of the
-    plan's pen (``printcolour``), in the rectified ``image``: the colour its fairways, tee/greens and hazards
-    share (the print is two of them at most; a scribble is in the pen, and a printed cross-hatch can pass for one)."""
-    chromas = ink_chromas(cut_cells(image, lattice, CELL), patches, threshold, int(2 * BORDER * CELL))
+    plan's pen (``printcolour``; ``chromas``: ``ink_chromas`` of every square): the colour its fairways,
+    tee/greens and hazards share (the print is two of them at most; a scribble is in the pen, and a printed
+    cross-hatch can pass for one)."""
     where = [(r, c) for r, row in enumerate(readings) for c in range(len(row))]
     pen = [sq for sq in where if readings[sq[0]][sq[1]].value["k"] in ("fairway", "teegreen", *HAND_DRAWN)]
     drawn = [sq for sq in where if readings[sq[0]][sq[1]].value["k"] in HAND_DRAWN
@@ -658,20 +657,21 @@ def read_plan(image: np.ndarray) -> PlanReading:
     # override a confident reading too (a coarse look first keeps this cheap).
     drawn = {(r, c): p for (r, c), p in free.items() if guesses[r][c].value["k"] != "empty"}
     # squares in a colour unlike the pen's are looked at closely too: a fine print's coarse look can miss its twin
-    off_pen = set(_unlike_pen(rect.image, lattice, patches, threshold, guesses))
+    chromas = ink_chromas(cut_cells(rect.image, lattice, CELL), patches, threshold, int(2 * BORDER * CELL))
+    off_pen = set(_unlike_pen(chromas, guesses))
     alike = sorted((set(_look_alikes(drawn)) | off_pen) - twins.keys())
     near = planmod.printed_twins(free, alike)
     # twins both in a colour unlike the pen's are print however closely one hand might draw two alike: a square
     # whose twin holds all its ink is the print, bare (a square drawn over has ink its twin lacks)
-    in_print = {k for k, (_, twin) in near.items() if {k, twin} <= off_pen
-                and planmod.print_held(patches[k], patches[twin], threshold) >= planmod.HOLDS_PRINT}
+    held = {k: planmod.print_held(patches[k], patches[twin], threshold) >= planmod.HOLDS_PRINT
+            for k, (_, twin) in (twins | near).items()}
+    in_print = {k for k, (_, twin) in near.items() if {k, twin} <= off_pen and held[k]}
     twins |= {k: v for k, v in near.items() if v[0] >= PRINTED_SURE or k in in_print}
     # the sheet prints two squares: other twins are one hand's drawing
     printed = planmod.printed_pair(free, twins)
     for (r, c), (score, twin) in twins.items():
         final[r][c] = twin_reading(guesses[r][c], guesses[twin[0]][twin[1]], score, (r, c) in printed,
-                                   (r, c) in in_print,
-                                   planmod.print_held(patches[r, c], patches[twin], threshold) < planmod.HOLDS_PRINT)
+                                   (r, c) in in_print, not held[r, c])
     # a twin not quite close enough to override may still be another sheet's printed symbol (read as a lake,
     # say): the reading stands, for a person to check
     for r, c in near.keys() - twins.keys():
@@ -681,7 +681,7 @@ def read_plan(image: np.ndarray) -> PlanReading:
     # here and drawn over there
     missing = planmod.PRINTED_SQUARES - sum(g.value["k"] == "gorse" for row in final for g in row)
     if missing > 0:
-        unlike = _unlike_pen(rect.image, lattice, patches, threshold, final)
+        unlike = _unlike_pen(chromas, final)
         for r, c in unlike:
             if len(unlike) <= missing and _held_elsewhere(patches, (r, c), threshold):
                 final[r][c] = bare_print(final[r][c])
@@ -696,9 +696,10 @@ def read_plan(image: np.ndarray) -> PlanReading:
     # the sheet prints its gorse twice: one square read surely as gorse, its print held by no other square (the
     # other print, drawn over), may be a drawing the network took for the print
     gorse = [(r, c) for r in range(rows) for c in range(cols) if final[r][c].value["k"] == "gorse"]
-    if len(gorse) == 1 and final[gorse[0][0]][gorse[0][1]].confidence >= FLAG_BELOW \
-            and not _held_elsewhere(patches, gorse[0], threshold, planmod.HOLDS_PRINT):
-        final[gorse[0][0]][gorse[0][1]] = lone_gorse(final[gorse[0][0]][gorse[0][1]])
+    if len(gorse) == 1:
+        (r, c), = gorse
+        if final[r][c].confidence >= FLAG_BELOW and not _held_elsewhere(patches, (r, c), threshold, planmod.HOLDS_PRINT):
+            final[r][c] = lone_gorse(final[r][c])
     digit_reads = {(r, c): planmod.read_par(cs, probs[r, c], turns) for (r, c), cs in cands.items()}
     # a fairway over a corner-to-corner line with a par digit in it is a tee/green whose split the network missed
     for r, c in [(r, c) for r in range(rows) for c in range(cols) if planmod.may_be_teegreen(final[r][c])]:

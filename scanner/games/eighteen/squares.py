@@ -15,16 +15,16 @@ It was trained on synthetic photos (``python -m scanner.games.eighteen.squares F
 grid the scanner found and from jittered copies of it, so that a grid line found a pixel or two off does not
 change the reading; squares scribbled out whole are left out (``labelled_rows``: learnt as empty, they made
 another sheet's cross-hatched gorse and shaded fairways read empty). The shipped model was trained on ten
-200-photo phone sets, about a million squares, in 20 minutes on two cores: seeds 16302 to 16802, whose sheets
-all print our first gorse symbol, and 18412 to 18442, whose printings print five of the six
+200-photo phone sets, about a million squares, in 20 minutes on two cores: seeds 16302 to 16802, whose sheets all
+print our first gorse symbol, and 18412 to 18442, whose printings print five of the six
 (``fixtures.art.eighteen.sheet.GORSE_DESIGNS``; the sixth, "scrub", rows of small arcs, was taken out of that list
-while they were made, to see a printing the network never saw). Against the model before it (twelve sets of seeds 11602 to 12702, first printing only), with
-the scanner of the day: on 200 plans of seed 18452 (all six printings) 158 plans read exactly instead of 134, and
-16 instead of 37 hold a gorse square misread (the unseen arcs too: both of a sheet's bare arcs, read as lakes,
-are now gorse); on 200 plans each of 17802 and 18302 (first printing only) 159 and 161 instead of 161 and 164
-(on 17802, 10 squares right now and 12 wrong now); on the six plans drawn by another hand (``shared/outside``), 5 squares wrong either way: their five-fan
-gorse and a fairway drawn over their cross-hatch read right now, a tee/green and an empty square read as
-fairways now (flagged).
+while they were made, to see a printing the network never saw). Against the model before it (twelve sets of seeds
+11602 to 12702, first printing only), with the scanner of the day: on 200 plans of seed 18452 (all six printings)
+158 plans read exactly instead of 134, and 16 instead of 37 hold a gorse square misread (the unseen arcs too: both
+of a sheet's bare arcs, read as lakes, are now gorse); on 200 plans each of 17802 and 18302 (first printing only)
+159 and 161 instead of 161 and 164 (on 17802, 10 squares right now and 12 wrong now); on the six plans drawn by
+another hand (``shared/outside``), 5 squares wrong either way: their five-fan gorse and a fairway drawn over their
+cross-hatch read right now, a tee/green and an empty square read as fairways now (flagged).
 
 Example:
     >>> import numpy as np, cv2
