@@ -165,11 +165,20 @@ def test_another_printings_gorse_read_as_a_drawing_is_flagged_for_its_colour(nam
 
 
 def test_a_square_stands_out_from_the_pen_only_by_more_than_the_pens_own_spread():
-    blue, teal, black = (0.2, -0.08, -0.12), (0.12, 0.02, -0.14), (0.0, 0.0, 0.0)
-    chromas = np.array([[blue, blue, teal, black]])
+    # ink colours against the paper (``ink_colours``): chroma plus a darkness
+    blue, teal, black = np.array((0.2, -0.08, -0.12)) - 0.6, np.array((0.12, 0.02, -0.14)) - 0.6, np.full(3, -0.6)
+    colours = np.array([[blue, blue, teal, black]])
     # one pen: the black square stands out; a sheet drawn in two pens: nothing does
-    assert unlike_pen(chromas, [(0, 0), (0, 1)], [(0, 3)]) == [(0, 3)]
-    assert unlike_pen(chromas, [(0, 0), (0, 2)], [(0, 3)]) == []
+    assert unlike_pen(colours, [(0, 0), (0, 1)], [(0, 3)]) == [(0, 3)]
+    assert unlike_pen(colours, [(0, 0), (0, 2)], [(0, 3)]) == []
+
+
+def test_a_pale_print_of_the_pens_own_hue_stands_out_and_the_pen_laid_thick_does_not():
+    # a brown-black pen and a pale orange print (seed 18702, plan 77): their chromas lie on one ray, as the pen
+    # laid thicker would, but the print is far paler for its chroma
+    pen, orange = np.array((-0.038, -0.003, 0.038)) - 1.2, np.array((-0.116, -0.024, 0.14)) - 0.25
+    colours = np.array([[pen, 0.9 * pen, 1.6 * pen, orange]])
+    assert unlike_pen(colours, [(0, 0), (0, 1)], [(0, 2), (0, 3)]) == [(0, 3)]
 
 @needs_outside
 def test_orientation_is_found_whichever_way_the_photo_is_turned():

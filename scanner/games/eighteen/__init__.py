@@ -29,7 +29,7 @@ from scanner.games.eighteen.evaluate import bench_setup, compare  # noqa: F401  
 from scanner.games.eighteen.features import EDGES, CellFeatures, binarize, measure_all
 from scanner.games.eighteen.features import MARGIN as LINE_MARGIN
 from scanner.games.eighteen.parmarks import ink_candidates, square_ink
-from scanner.games.eighteen.printcolour import ink_chromas, unlike_pen
+from scanner.games.eighteen.printcolour import ink_colours, unlike_pen
 from scanner.games.eighteen.scribbles import HAND_DRAWN, scribbled_probability
 from scanner.games.eighteen.square_edges import read_edges
 from scanner.games.eighteen.square_par import read_squares
@@ -533,16 +533,16 @@ def lone_gorse(own: Guess) -> Guess:
                  note="gorse, but no other square holds its print: maybe a drawing")
 
 
-def _unlike_pen(chromas: np.ndarray, readings: list[list[Guess]]) -> list[tuple[int, int]]:
+def _unlike_pen(colours: np.ndarray, readings: list[list[Guess]]) -> list[tuple[int, int]]:
     """Squares read as a tree, bunker or lake, or as scribbled out, whose ink stands out from the colour of the
-    plan's pen (``printcolour``; ``chromas``: ``ink_chromas`` of every square): the colour its fairways,
+    plan's pen (``printcolour``; ``colours``: ``ink_colours`` of every square): the colour its fairways,
     tee/greens and hazards share (the print is two of them at most; a scribble is in the pen, and a printed
     cross-hatch can pass for one)."""
     where = [(r, c) for r, row in enumerate(readings) for c in range(len(row))]
     pen = [sq for sq in where if readings[sq[0]][sq[1]].value["k"] in ("fairway", "teegreen", *HAND_DRAWN)]
     drawn = [sq for sq in where if readings[sq[0]][sq[1]].value["k"] in HAND_DRAWN
              or readings[sq[0]][sq[1]].note == SCRIBBLED]
-    return unlike_pen(chromas, pen, drawn)
+    return unlike_pen(colours, pen, drawn)
 
 
 def _look_alikes(patches: dict[tuple[int, int], np.ndarray]) -> list[tuple[int, int]]:
@@ -657,8 +657,8 @@ def read_plan(image: np.ndarray) -> PlanReading:
     # override a confident reading too (a coarse look first keeps this cheap).
     drawn = {(r, c): p for (r, c), p in free.items() if guesses[r][c].value["k"] != "empty"}
     # squares in a colour unlike the pen's are looked at closely too: a fine print's coarse look can miss its twin
-    chromas = ink_chromas(cut_cells(rect.image, lattice, CELL), patches, threshold, int(2 * BORDER * CELL))
-    off_pen = set(_unlike_pen(chromas, guesses))
+    colours = ink_colours(cut_cells(rect.image, lattice, CELL), patches, threshold, int(2 * BORDER * CELL))
+    off_pen = set(_unlike_pen(colours, guesses))
     alike = sorted((set(_look_alikes(drawn)) | off_pen) - twins.keys())
     near = planmod.printed_twins(free, alike)
     # twins both in a colour unlike the pen's are print however closely one hand might draw two alike: a square
@@ -681,7 +681,7 @@ def read_plan(image: np.ndarray) -> PlanReading:
     # here and drawn over there
     missing = planmod.PRINTED_SQUARES - sum(g.value["k"] == "gorse" for row in final for g in row)
     if missing > 0:
-        unlike = _unlike_pen(chromas, final)
+        unlike = _unlike_pen(colours, final)
         for r, c in unlike:
             if len(unlike) <= missing and _held_elsewhere(patches, (r, c), threshold):
                 final[r][c] = bare_print(final[r][c])
