@@ -29,7 +29,7 @@ from scanner.games.eighteen.evaluate import bench_setup, compare  # noqa: F401  
 from scanner.games.eighteen.features import EDGES, CellFeatures, binarize, measure_all
 from scanner.games.eighteen.features import MARGIN as LINE_MARGIN
 from scanner.games.eighteen.parmarks import ink_candidates, square_ink
-from scanner.games.eighteen.printcolour import ink_colours, unlike_pen
+from scanner.games.eighteen.printcolour import ink_colours, pen_hue, pen_layer, unlike_pen
 from scanner.games.eighteen.scribbles import HAND_DRAWN, scribbled_probability
 from scanner.games.eighteen.square_edges import read_edges
 from scanner.games.eighteen.square_par import read_squares
@@ -538,11 +538,34 @@ def _unlike_pen(colours: np.ndarray, readings: list[list[Guess]]) -> list[tuple[
     plan's pen (``printcolour``; ``colours``: ``ink_colours`` of every square): the colour its fairways,
     tee/greens and hazards share (the print is two of them at most; a scribble is in the pen, and a printed
     cross-hatch can pass for one)."""
-    where = [(r, c) for r, row in enumerate(readings) for c in range(len(row))]
-    pen = [sq for sq in where if readings[sq[0]][sq[1]].value["k"] in ("fairway", "teegreen", *HAND_DRAWN)]
-    drawn = [sq for sq in where if readings[sq[0]][sq[1]].value["k"] in HAND_DRAWN
-             or readings[sq[0]][sq[1]].note == SCRIBBLED]
-    return unlike_pen(colours, pen, drawn)
+    drawn = [(r, c) for r, row in enumerate(readings) for c, read in enumerate(row)
+             if read.value["k"] in HAND_DRAWN or read.note == SCRIBBLED]
+    return unlike_pen(colours, _pen_squares(readings), drawn)
+
+
+def _pen_squares(readings: list[list[Guess]]) -> list[tuple[int, int]]:
+    """The squares read as drawn in the pen: fairways, tee/greens, trees, bunkers and lakes."""
+    return [(r, c) for r, row in enumerate(readings) for c, read in enumerate(row)
+            if read.value["k"] in ("fairway", "teegreen", *HAND_DRAWN)]
+
+
+def over_print(own: Guess, layer: Guess) -> Guess:
+    """A square read as gorse whose ink holds strokes in the pen's colour beside a print of another
+    (``printcolour.pen_layer``), read again from those strokes alone (``layer``): a tree, bunker or lake read
+    from them (``DRAWN_OVER``) is a drawing over the print, and stands, flagged, gorse offered; else gorse
+    stays, flagged, the strokes' reading offered.
+
+    >>> over_print(Guess({"k": "gorse"}, 0.9), Guess({"k": "tree"}, 0.95)).value
+    {'k': 'tree'}
+    >>> kept = over_print(Guess({"k": "gorse"}, 0.9), Guess({"k": "empty"}, 1.0))
+    >>> kept.value, kept.confidence < FLAG_BELOW
+    ({'k': 'gorse'}, True)
+    """
+    if layer.value["k"] in HAND_DRAWN and layer.confidence >= DRAWN_OVER:
+        return Guess(layer.value, min(layer.confidence, TWIN_DOUBT), (({"k": "gorse"}, own.confidence),),
+                     note="drawn over a printed symbol of another colour")
+    return Guess(own.value, min(own.confidence, BLANK_DOUBT), (*own.alternatives, (layer.value, layer.confidence)),
+                 note="strokes in the pen's colour over the printed symbol: maybe a drawing")
 
 
 def _look_alikes(patches: dict[tuple[int, int], np.ndarray]) -> list[tuple[int, int]]:
@@ -657,7 +680,8 @@ def read_plan(image: np.ndarray) -> PlanReading:
     # override a confident reading too (a coarse look first keeps this cheap).
     drawn = {(r, c): p for (r, c), p in free.items() if guesses[r][c].value["k"] != "empty"}
     # squares in a colour unlike the pen's are looked at closely too: a fine print's coarse look can miss its twin
-    colours = ink_colours(cut_cells(rect.image, lattice, CELL), patches, threshold, int(2 * BORDER * CELL))
+    painted, lined = cut_cells(rect.image, lattice, CELL), int(2 * BORDER * CELL)
+    colours = ink_colours(painted, patches, threshold, lined)
     off_pen = set(_unlike_pen(colours, guesses))
     alike = sorted((set(_look_alikes(drawn)) | off_pen) - twins.keys())
     near = planmod.printed_twins(free, alike)
@@ -693,6 +717,19 @@ def read_plan(image: np.ndarray) -> PlanReading:
     for r, c in [(r, c) for r in range(rows) for c in range(cols) if final[r][c].note == SCRIBBLED]:
         if any(planmod.print_held(symbol, patches[r, c], threshold) >= planmod.HOLDS_PRINT for symbol in symbols):
             final[r][c] = maybe_printed(drawn_over_print(final[r][c]), "holds the printed symbol: a drawing over it")
+    # a square read as gorse with strokes in the pen's colour beside a print of another: read again from those
+    # strokes alone (the network takes a drawing over the print for the print)
+    hue = pen_hue(colours, _pen_squares(final))
+    layers = {} if hue is None else {
+        (r, c): pen_layer(painted[r, c], patches[r, c], hue, threshold, lined)
+        for r in range(rows) for c in range(cols) if final[r][c].value["k"] == "gorse"}
+    layers = {sq: layer for sq, layer in layers.items() if layer is not None}
+    if layers:
+        alone = np.stack(list(layers.values()))
+        alone_measured = measure_all(alone, threshold)
+        alone_probs = kind_probabilities(alone, alone_measured, threshold)
+        for (r, c), measure, kinds in zip(layers, alone_measured, alone_probs, strict=True):
+            final[r][c] = over_print(final[r][c], read_square(measure, kinds))
     # the sheet prints its gorse twice: one square read surely as gorse, its print held by no other square (the
     # other print, drawn over), may be a drawing the network took for the print
     gorse = [(r, c) for r in range(rows) for c in range(cols) if final[r][c].value["k"] == "gorse"]
