@@ -550,20 +550,30 @@ def _pen_squares(readings: list[list[Guess]]) -> list[tuple[int, int]]:
 
 
 def over_print(own: Guess, layer: Guess) -> Guess:
-    """A square read as gorse whose ink holds strokes in the pen's colour beside a print of another
-    (``printcolour.pen_layer``), read again from those strokes alone (``layer``): a tree, bunker or lake read
-    from them (``DRAWN_OVER``) is a drawing over the print, and stands, flagged, gorse offered; else gorse
-    stays, flagged, the strokes' reading offered.
+    """A square read as gorse, or unsurely as a tree, bunker or lake, whose ink holds strokes in the pen's colour
+    beside a print of another (``printcolour.pen_layer``), read again from those strokes alone (``layer``): a
+    tree, bunker or lake read from them (``DRAWN_OVER``, and more surely than the square was) is a drawing over
+    the print, and stands, flagged, gorse offered; else a gorse reading stays, flagged, the strokes' reading
+    offered, and any other reading as it was.
 
     >>> over_print(Guess({"k": "gorse"}, 0.9), Guess({"k": "tree"}, 0.95)).value
     {'k': 'tree'}
     >>> kept = over_print(Guess({"k": "gorse"}, 0.9), Guess({"k": "empty"}, 1.0))
     >>> kept.value, kept.confidence < FLAG_BELOW
     ({'k': 'gorse'}, True)
+    >>> over_print(Guess({"k": "bunker"}, 0.5), Guess({"k": "tree"}, 0.9)).value
+    {'k': 'tree'}
+    >>> over_print(Guess({"k": "bunker"}, 0.9), Guess({"k": "tree"}, 0.95)).value
+    {'k': 'bunker'}
     """
-    if layer.value["k"] in HAND_DRAWN and layer.confidence >= DRAWN_OVER:
-        return Guess(layer.value, min(layer.confidence, TWIN_DOUBT), (({"k": "gorse"}, own.confidence),),
+    drawing = layer.value["k"] in HAND_DRAWN and layer.confidence >= DRAWN_OVER
+    gorse = own.value["k"] == "gorse"
+    if drawing and (gorse or own.confidence < min(FLAG_BELOW, layer.confidence)):
+        return Guess(layer.value, min(layer.confidence, TWIN_DOUBT),
+                     (({"k": "gorse"}, own.confidence),) if gorse else ((own.value, own.confidence), ({"k": "gorse"}, 0.3)),
                      note="drawn over a printed symbol of another colour")
+    if not gorse:
+        return own
     return Guess(own.value, min(own.confidence, BLANK_DOUBT), (*own.alternatives, (layer.value, layer.confidence)),
                  note="strokes in the pen's colour over the printed symbol: maybe a drawing")
 
@@ -717,12 +727,12 @@ def read_plan(image: np.ndarray) -> PlanReading:
     for r, c in [(r, c) for r in range(rows) for c in range(cols) if final[r][c].note == SCRIBBLED]:
         if any(planmod.print_held(symbol, patches[r, c], threshold) >= planmod.HOLDS_PRINT for symbol in symbols):
             final[r][c] = maybe_printed(drawn_over_print(final[r][c]), "holds the printed symbol: a drawing over it")
-    # a square read as gorse with strokes in the pen's colour beside a print of another: read again from those
-    # strokes alone (the network takes a drawing over the print for the print)
+    # a square read as gorse or a hazard with strokes in the pen's colour beside a print of another: read again
+    # from those strokes alone (the network takes a drawing over the print for the print, or for another hazard)
     hue = pen_hue(colours, _pen_squares(final))
     layers = {} if hue is None else {
         (r, c): pen_layer(painted[r, c], patches[r, c], hue, threshold, lined)
-        for r in range(rows) for c in range(cols) if final[r][c].value["k"] == "gorse"}
+        for r in range(rows) for c in range(cols) if final[r][c].value["k"] in ("gorse", *HAND_DRAWN)}
     layers = {sq: layer for sq, layer in layers.items() if layer is not None}
     if layers:
         alone = np.stack(list(layers.values()))
