@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from functools import partial
+from functools import cache, partial
 from typing import Any
 
 import cv2
@@ -29,7 +29,7 @@ from scanner.games.eighteen.evaluate import bench_setup, compare  # noqa: F401  
 from scanner.games.eighteen.features import EDGES, CellFeatures, binarize, measure_all
 from scanner.games.eighteen.features import MARGIN as LINE_MARGIN
 from scanner.games.eighteen.parmarks import ink_candidates, square_ink
-from scanner.games.eighteen.printcolour import ink_colours, pen_hue, pen_layer, unlike_pen
+from scanner.games.eighteen.printcolour import Layers, hue_layers, ink_colours, pen_hue, unlike_pen
 from scanner.games.eighteen.scribbles import HAND_DRAWN, scribbled_probability
 from scanner.games.eighteen.square_edges import read_edges
 from scanner.games.eighteen.square_par import read_squares
@@ -512,14 +512,24 @@ def bare_print(own: Guess) -> Guess:
                  note="not in the pen's colour, and repeated within another square: the printed symbol")
 
 
-def _held_elsewhere(patches: np.ndarray, square: tuple[int, int], threshold: float, share: float = BARE_HELD) -> bool:
+def _held_elsewhere(patches: np.ndarray, square: tuple[int, int], threshold: float, share: float = BARE_HELD,
+                    prints: np.ndarray | None = None) -> bool:
     """Whether another square's ink holds ``share`` of ``square``'s (``planmod.print_held``): the sheet's
-    symbol, printed there too and drawn over. Only squares whose ink looks somewhat alike are tried."""
+    symbol, printed there too and drawn over. Only squares whose ink looks somewhat alike are tried; with
+    ``prints`` (the squares' ink less strokes in the pen's colour where a print of another stands apart,
+    ``printcolour.hue_layers``), squares whose print looks like it too: a drawing over the other print hides
+    the likeness of its ink (where a broad stroke over a print takes part of the print with it, its ink still
+    shows the likeness)."""
     own = planmod._small(patches[square])
+    looks = [patches] if prints is None else [patches, prints]
     rows, cols = patches.shape[:2]
-    return any(planmod._similarity(own, planmod._small(patches[r, c])) >= HELD_ALIKE
+    return any(max(planmod._similarity(own, planmod._small(inks[r, c])) for inks in looks) >= HELD_ALIKE
                and planmod.print_held(patches[square], patches[r, c], threshold) >= share
                for r in range(rows) for c in range(cols) if (r, c) != square)
+
+
+def _print_or_ink(layers: Layers | None, ink: np.ndarray) -> np.ndarray:
+    return ink if layers is None else layers.print
 
 
 def lone_gorse(own: Guess) -> Guess:
@@ -551,7 +561,7 @@ def _pen_squares(readings: list[list[Guess]]) -> list[tuple[int, int]]:
 
 def over_print(own: Guess, layer: Guess) -> Guess:
     """A square read as gorse, or unsurely as a tree, bunker or lake, whose ink holds strokes in the pen's colour
-    beside a print of another (``printcolour.pen_layer``), read again from those strokes alone (``layer``): a
+    beside a print of another (``printcolour.hue_layers``), read again from those strokes alone (``layer``): a
     tree, bunker or lake read from them (``DRAWN_OVER``, and more surely than the square was) is a drawing over
     the print, and stands, flagged, gorse offered; else a gorse reading stays, flagged, the strokes' reading
     offered, and any other reading as it was.
@@ -693,6 +703,7 @@ def read_plan(image: np.ndarray) -> PlanReading:
     painted, lined = cut_cells(rect.image, lattice, CELL), int(2 * BORDER * CELL)
     colours = ink_colours(painted, patches, threshold, lined)
     off_pen = set(_unlike_pen(colours, guesses))
+
     alike = sorted((set(_look_alikes(drawn)) | off_pen) - twins.keys())
     near = planmod.printed_twins(free, alike)
     # twins both in a colour unlike the pen's are print however closely one hand might draw two alike: a square
@@ -713,11 +724,19 @@ def read_plan(image: np.ndarray) -> PlanReading:
     # fewer gorse squares than the sheet prints: a drawing in a colour unlike the pen's may be the print; no
     # more of them than the print lacks, each with all its ink within another square's, are that print, bare
     # here and drawn over there
+    hue = pen_hue(colours, _pen_squares(final))
+
+    @cache
+    def layer(r: int, c: int) -> Layers | None:  # a square's ink parted into the pen's and a print's by hue
+        return None if hue is None else hue_layers(painted[r, c], patches[r, c], hue, threshold, lined)
+
     missing = planmod.PRINTED_SQUARES - sum(g.value["k"] == "gorse" for row in final for g in row)
     if missing > 0:
         unlike = _unlike_pen(colours, final)
+        prints = np.stack([[_print_or_ink(layer(r, c), patches[r, c]) for c in range(cols)] for r in range(rows)]
+                          ) if 0 < len(unlike) <= missing else patches
         for r, c in unlike:
-            if len(unlike) <= missing and _held_elsewhere(patches, (r, c), threshold):
+            if len(unlike) <= missing and _held_elsewhere(patches, (r, c), threshold, prints=prints):
                 final[r][c] = bare_print(final[r][c])
             else:
                 final[r][c] = maybe_printed(drawn_over_print(final[r][c]),
@@ -729,13 +748,10 @@ def read_plan(image: np.ndarray) -> PlanReading:
             final[r][c] = maybe_printed(drawn_over_print(final[r][c]), "holds the printed symbol: a drawing over it")
     # a square read as gorse or a hazard with strokes in the pen's colour beside a print of another: read again
     # from those strokes alone (the network takes a drawing over the print for the print, or for another hazard)
-    hue = pen_hue(colours, _pen_squares(final))
-    layers = {} if hue is None else {
-        (r, c): pen_layer(painted[r, c], patches[r, c], hue, threshold, lined)
-        for r in range(rows) for c in range(cols) if final[r][c].value["k"] in ("gorse", *HAND_DRAWN)}
-    layers = {sq: layer for sq, layer in layers.items() if layer is not None}
+    layers = {(r, c): layer(r, c) for r in range(rows) for c in range(cols)
+              if final[r][c].value["k"] in ("gorse", *HAND_DRAWN) and layer(r, c) is not None}
     if layers:
-        alone = np.stack(list(layers.values()))
+        alone = np.stack([parted.pen for parted in layers.values()])
         alone_measured = measure_all(alone, threshold)
         alone_probs = kind_probabilities(alone, alone_measured, threshold)
         for (r, c), measure, kinds in zip(layers, alone_measured, alone_probs, strict=True):

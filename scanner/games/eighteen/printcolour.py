@@ -29,6 +29,8 @@ Example:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 
@@ -36,7 +38,7 @@ PRINT_COLOUR = 0.05  # least chroma distance from the pen's of a square's ink ta
 STANDS_OUT = 5.0  # ... and least times the pen's own squares' median distance from it
 PEN_HUE = 10.0  # least angle (degrees) between a square's colour and the pen's for its ink to be print ...
 HUE_STANDS_OUT = 5.0  # ... and least times the pen's own squares' median angle from it
-PEN_PIXEL = 8.0  # most angle (degrees) of a pixel's colour from the pen's hue for it to be the pen's (``pen_layer``)
+PEN_PIXEL = 8.0  # most angle (degrees) of a pixel's colour from the pen's hue for it to be the pen's (``hue_layers``)
 PRINT_PIXEL = 15.0  # least angle of a pixel's colour from the pen's hue for it to be another ink's: the print's
 PRINT_SHARE = 0.2  # least share of a square's ink pixels of another hue for its print to be told from the pen
 SPECK = 4  # pixels of the fewest a piece of the pen layer keeps (a print's edge has a few pixels of the pen's hue)
@@ -103,20 +105,28 @@ def unlike_pen(colours: np.ndarray, pen: list[tuple[int, int]], candidates: list
             or _degrees(_hue(colours[sq]), hue) > max(PEN_HUE, HUE_STANDS_OUT * hue_spread)]
 
 
-def pen_layer(colour: np.ndarray, ink: np.ndarray, hue: np.ndarray, threshold: float, border: int) -> np.ndarray | None:
-    """The ink of a square drawn over a print of another hue, the print taken out: of ``ink`` (size, size),
-    the pixels whose colour (``colour``: size, size, 3) against the square's paper lies nearer the pen's
-    ``hue`` than the print's (``PEN_PIXEL``, ``PRINT_PIXEL``). None unless the square's ink pixels within its
-    outer ``border`` hold both: ``PRINT_SHARE`` of them of another hue, and ``DRAWN_PIXELS`` in the pen's.
-    On 200 phone plans (seed 18812), of the printed squares whose print stood apart in hue, 1 of 103 left bare
-    and 39 of 42 drawn over with a tree, bunker or lake held a pen layer.
+@dataclass(frozen=True)
+class Layers:
+    """A square's ink parted by hue (``hue_layers``): the pen's strokes, and the print's."""
+
+    pen: np.ndarray
+    print: np.ndarray
+
+
+def hue_layers(colour: np.ndarray, ink: np.ndarray, hue: np.ndarray, threshold: float, border: int) -> Layers | None:
+    """The ink of a square drawn over a print of another hue parted into the pen's and the print's: of ``ink``
+    (size, size), the pixels whose colour (``colour``: size, size, 3) against the square's paper lies nearer
+    the pen's ``hue`` than the print's (``PEN_PIXEL``, ``PRINT_PIXEL``), grown by a pixel, and the rest. None
+    unless the square's ink pixels within its outer ``border`` hold both: ``PRINT_SHARE`` of them of another
+    hue, and ``DRAWN_PIXELS`` in the pen's. On 200 phone plans (seed 18812), of the printed squares whose print
+    stood apart in hue, 1 of 103 left bare and 39 of 42 drawn over with a tree, bunker or lake were parted.
 
     >>> colour = np.full((32, 32, 3), 230, np.uint8); ink = np.zeros((32, 32), np.float32)
     >>> colour[4:12, 4:28], ink[4:12, 4:28] = (40, 120, 230), 0.5    # an orange print (BGR)
     >>> colour[18:28, 4:28], ink[18:28, 4:28] = (60, 60, 60), 0.7     # a dark grey pen's stroke
-    >>> layer = pen_layer(colour, ink, _hue(np.full(3, -1.0)), 0.3, 2)
-    >>> bool(layer[:16].any()), bool(layer[18:28, 4:28].all())
-    (False, True)
+    >>> layers = hue_layers(colour, ink, _hue(np.full(3, -1.0)), 0.3, 2)
+    >>> bool(layers.pen[:16].any()), bool(layers.pen[18:28, 4:28].all()), bool(layers.print[16:].any())
+    (False, True, False)
     """
     inner = np.s_[border:-border, border:-border]
     pixels, strength = colour.astype(np.float32), ink
@@ -134,7 +144,7 @@ def pen_layer(colour: np.ndarray, ink: np.ndarray, hue: np.ndarray, threshold: f
     count, labels, stats, _ = cv2.connectedComponentsWithStats(pen, connectivity=8)
     pen = (stats[labels, cv2.CC_STAT_AREA] >= SPECK) & (labels > 0)
     grown = cv2.dilate(pen.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
-    return np.where(grown, strength, 0).astype(np.float32)
+    return Layers(np.where(grown, strength, 0).astype(np.float32), np.where(grown, 0, strength).astype(np.float32))
 
 
 def beyond_pen(chroma: np.ndarray, pen: np.ndarray) -> float:
