@@ -564,12 +564,13 @@ def _pen_squares(readings: list[list[Guess]]) -> list[tuple[int, int]]:
             if read.value["k"] in ("fairway", "teegreen", *HAND_DRAWN)]
 
 
-def over_print(own: Guess, layer: Guess) -> Guess:
+def over_print(own: Guess, layer: Guess, first: Guess | None = None) -> Guess:
     """A square read as gorse, or unsurely as a tree, bunker or lake, whose ink holds strokes in the pen's colour
     beside a print of another (``printcolour.hue_layers``), read again from those strokes alone (``layer``): a
     tree, bunker or lake read from them (``DRAWN_OVER``, and more surely than the square was) is a drawing over
     the print, and stands, flagged, gorse offered; else a gorse reading stays, flagged, the strokes' reading
-    offered, and any other reading as it was.
+    offered, and any other reading as it was. How surely the square was read is the square reader's ``first``
+    reading's confidence, when it is the reading still (the print's rules cap a drawing's at ``TWIN_DOUBT``).
 
     >>> over_print(Guess({"k": "gorse"}, 0.9), Guess({"k": "tree"}, 0.95)).value
     {'k': 'tree'}
@@ -580,10 +581,13 @@ def over_print(own: Guess, layer: Guess) -> Guess:
     {'k': 'tree'}
     >>> over_print(Guess({"k": "bunker"}, 0.9), Guess({"k": "tree"}, 0.95)).value
     {'k': 'bunker'}
+    >>> over_print(Guess({"k": "bunker"}, TWIN_DOUBT), Guess({"k": "tree"}, 0.95), Guess({"k": "bunker"}, 0.9)).value
+    {'k': 'bunker'}
     """
     drawing = layer.value["k"] in HAND_DRAWN and layer.confidence >= DRAWN_OVER
     gorse = own.value["k"] == "gorse"
-    if drawing and (gorse or own.confidence < min(FLAG_BELOW, layer.confidence)):
+    sureness = first.confidence if first is not None and first.value == own.value else own.confidence
+    if drawing and (gorse or sureness < min(FLAG_BELOW, layer.confidence)):
         return Guess(layer.value, min(layer.confidence, TWIN_DOUBT),
                      (({"k": "gorse"}, own.confidence),) if gorse else ((own.value, own.confidence), ({"k": "gorse"}, 0.3)),
                      note="drawn over a printed symbol of another colour")
@@ -765,7 +769,7 @@ def read_plan(image: np.ndarray) -> PlanReading:
         alone_measured = measure_all(alone, threshold)
         alone_probs = kind_probabilities(alone, alone_measured, threshold)
         for (r, c), measure, kinds in zip(layers, alone_measured, alone_probs, strict=True):
-            final[r][c] = over_print(final[r][c], read_square(measure, kinds))
+            final[r][c] = over_print(final[r][c], read_square(measure, kinds), guesses[r][c])
     # the sheet prints its gorse twice: one square read surely as gorse, its print held by no other square (the
     # other print, drawn over), may be a drawing the network took for the print
     gorse = [(r, c) for r in range(rows) for c in range(cols) if final[r][c].value["k"] == "gorse"]

@@ -42,7 +42,9 @@ PEN_PIXEL = 8.0  # most angle (degrees) of a pixel's colour from the pen's hue f
 PRINT_PIXEL = 15.0  # least angle of a pixel's colour from the pen's hue for it to be another ink's: the print's
 PRINT_SHARE = 0.2  # least share of a square's ink pixels of another hue for its print to be told from the pen
 SPECK = 4  # pixels of the fewest a piece of the pen layer keeps (a print's edge has a few pixels of the pen's hue)
-DRAWN_PIXELS = 100  # least ink pixels in the pen's hue (of a square 64 pixels a side) for a drawing over the print
+DRAWN_PIXELS = 60  # least ink pixels in the pen's hue (of a square 64 pixels a side) for a drawing over the print
+# (a lake's two thin waves: 83; on 200 phone plans of seed 18812 the bare prints parted and the drawings over a
+# print read from their strokes were the same from 100 down to 60; on 18502 and 18602, 3 more drawings read right)
 LEAST_INK = 15  # ink pixels a square needs for its colour to be measured
 PAPER_INK = 0.05  # ink strength below which a pixel is paper
 
