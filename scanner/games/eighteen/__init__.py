@@ -110,6 +110,10 @@ SCRIBBLE_LOOSE = 0.18  # pieces enclosing paper that cover this share of a hazar
 # thin loops enclose less (400 phone plans of seeds 18702 and 18812: 4 scribbles from 0.20, read surely as a
 # bunker, each given 0.9998 or more; of the about 800 hazards asked so, none above 0.98)
 SCRIBBLED_SURELY = 0.99
+FAIRWAY_LOOSE = 0.3  # a fairway whose looping pieces cover this share of it is asked of the fairway scribble reader
+# whatever its neighbours, and read as scribbled out only at ``SCRIBBLED_SURELY``: a false start scribbled over
+# beside a hole's stub (400 phone plans of seeds 18702 and 18812: about 11 such fairways a plan, 2 of them
+# scribbles, each given 1.0; shaded fairways 0.95 at most)
 SHADE_DOUBT = 0.5  # a square left blank once this share of the ink level was lifted may be a light blackout
 TREE_VOTE = 2.0  # log-evidence one upright tree adds to an orientation
 TREE_CANOPY = 0.03  # least enclosed paper of a canopy, share of the square
@@ -312,8 +316,12 @@ def scribble_like(guess: Guess, measured: CellFeatures, piece: float = SCRIBBLE_
     ``SCRIBBLE_BLOT`` of it. It may be loops scribbled over a feature drawn in the wrong square."""
     if guess.value["k"] not in HAND_DRAWN:
         return False
-    looping = sum(blob.area for blob in measured.blobs if blob.holes)
-    return looping >= piece or any(blob.area >= SCRIBBLE_BLOT for blob in measured.blobs)
+    return looping_share(measured) >= piece or any(blob.area >= SCRIBBLE_BLOT for blob in measured.blobs)
+
+
+def looping_share(measured: CellFeatures) -> float:
+    """The share of a square that its pieces of ink enclosing paper cover together."""
+    return sum(blob.area for blob in measured.blobs if blob.holes)
 
 
 def stray_fairway(squares: list[list[Guess]], r: int, c: int, measured: CellFeatures) -> bool:
@@ -800,9 +808,12 @@ def read_plan(image: np.ndarray) -> PlanReading:
     for (r, c), digit in digit_reads.items():
         final[r][c] = planmod.resolve_teegreen(guesses, r, c, digit, sides[r, c])
     stray = [(r, c) for r in range(rows) for c in range(cols) if stray_fairway(final, r, c, measured[r * cols + c])]
-    chances = scribbled_probability([full_detail(r, c) for r, c in stray], "fairway")
-    for (r, c), chance in zip(stray, chances, strict=True):
-        if chance >= SCRIBBLED_SURE:
+    # any other fairway that loops as much as a shaded one is asked too, and taken as scribbled out only surely
+    loose = [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in stray
+             and final[r][c].value["k"] == "fairway" and looping_share(measured[r * cols + c]) >= FAIRWAY_LOOSE]
+    chances = scribbled_probability([full_detail(r, c) for r, c in stray + loose], "fairway")
+    for (r, c), chance in zip(stray + loose, chances, strict=True):
+        if chance >= (SCRIBBLED_SURE if (r, c) in stray else SCRIBBLED_SURELY):
             final[r][c] = scribbled(final[r][c])
     settled = [list(row) for row in final]  # each doubtful fairway judged by its neighbours as they were read
     final = [[planmod.fairway_from_neighbours(settled, r, c) for c in range(cols)] for r in range(rows)]
