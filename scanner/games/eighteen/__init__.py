@@ -728,7 +728,6 @@ def read_plan(image: np.ndarray) -> PlanReading:
     painted, lined = cut_cells(rect.image, lattice, CELL), int(2 * BORDER * CELL)
     colours = ink_colours(painted, patches, threshold, lined)
     off_pen = set(_unlike_pen(colours, guesses))
-
     alike = sorted((set(_look_alikes(drawn)) | off_pen) - twins.keys())
     near = planmod.printed_twins(free, alike)
     # twins both in a colour unlike the pen's are print however closely one hand might draw two alike: a square
@@ -746,15 +745,15 @@ def read_plan(image: np.ndarray) -> PlanReading:
     # say): the reading stands, for a person to check
     for r, c in near.keys() - twins.keys():
         final[r][c] = maybe_printed(final[r][c])
-    # fewer gorse squares than the sheet prints: a drawing in a colour unlike the pen's may be the print; no
-    # more of them than the print lacks, each with all its ink within another square's, are that print, bare
-    # here and drawn over there
     hue = pen_hue(colours, _pen_squares(final))
 
     @cache
     def layer(r: int, c: int) -> Layers | None:  # a square's ink parted into the pen's and a print's by hue
         return None if hue is None else hue_layers(painted[r, c], patches[r, c], hue, threshold, lined)
 
+    # fewer gorse squares than the sheet prints: a drawing in a colour unlike the pen's may be the print; no
+    # more of them than the print lacks, each with all its ink within another square's, are that print, bare
+    # here and drawn over there
     missing = planmod.PRINTED_SQUARES - sum(g.value["k"] == "gorse" for row in final for g in row)
     if missing > 0:
         unlike = _unlike_pen(colours, final)

@@ -82,10 +82,14 @@ def _pen_colours(colours: np.ndarray, pen: list[tuple[int, int]]) -> np.ndarray:
     return np.array([colours[sq] for sq in pen if not np.isnan(colours[sq]).any()]).reshape(-1, 3)
 
 
+def _median_hue(colours: np.ndarray) -> np.ndarray:
+    return _hue(np.median(_hue(colours), axis=0))
+
+
 def pen_hue(colours: np.ndarray, pen: list[tuple[int, int]]) -> np.ndarray | None:
     """The pen's hue (a unit vector): the median hue of the ``pen`` squares' ink; None when none is measured."""
     drawn = _pen_colours(colours, pen)
-    return _hue(np.median(_hue(drawn), axis=0)) if len(drawn) else None
+    return _median_hue(drawn) if len(drawn) else None
 
 
 def unlike_pen(colours: np.ndarray, pen: list[tuple[int, int]], candidates: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -100,7 +104,7 @@ def unlike_pen(colours: np.ndarray, pen: list[tuple[int, int]], candidates: list
         return []
     chroma = np.median(_chroma(drawn), axis=0)
     spread = float(np.median(np.linalg.norm(_chroma(drawn) - chroma, axis=1)))
-    hue = _hue(np.median(_hue(drawn), axis=0))
+    hue = _median_hue(drawn)
     hue_spread = float(np.median(_degrees(_hue(drawn), hue)))
     return [sq for sq in candidates
             if beyond_pen(_chroma(colours[sq]), chroma) > max(PRINT_COLOUR, STANDS_OUT * spread)
