@@ -13,7 +13,7 @@ import pytest
 from paths import REPO
 
 from scanner.errors import ScanError
-from scanner.grid import PLAUSIBLE, _Axis, _choose_counts, find_lattice
+from scanner.grid import PLAUSIBLE, _Axis, _choose_counts, _drawing_counts, find_lattice
 from scanner.load import load_photo
 from scanner.locate import _grid_web, _Web, enclosed_cells, find_grid_quad
 from scanner.rectify import PHONE_HFOV, rectangle_aspect
@@ -643,3 +643,16 @@ def test_a_grid_under_the_usual_least_share_of_the_photo_is_looked_for_when_no_l
     assert geo.lattice.line_support >= eighteen.GRID_SURE
     corners = np.float32([[x0, y0], [x0 + side, y0], [x0 + side, y0 + side], [x0, y0 + side]])
     assert np.abs(geo.rectified.to_photo(geo.lattice.corners()) - corners).max() < 4
+
+
+def test_a_drawings_rhythm_that_makes_no_squares_leaves_the_count_to_the_lines():
+    # blots in the middles of 8 rows x 4 columns of a square outline: cells twice as wide as tall, no count of
+    # squares there (a plan seen turned, its pale lines counting 10 x 10, had its drawing's rhythm make 4 x 2)
+    img = np.full((448, 448, 3), 235, np.uint8)
+    for r, c in itertools.product(range(8), range(4)):
+        cv2.circle(img, (24 + 100 * c + 50, 24 + 50 * r + 25), 12, (40, 40, 40), -1)
+    rows, cols = _Axis(24.0, 424.0, {8: 0.1}), _Axis(24.0, 424.0, {4: 0.1})
+    inside = (slice(24, 424), slice(24, 424))
+    assert _drawing_counts(img, inside, rows, cols, 1.0) is None
+    # an outline twice as tall as wide makes them squares
+    assert _drawing_counts(img, inside, rows, cols, 2.0) == (8, 4)
