@@ -135,15 +135,20 @@ def hue_layers(colour: np.ndarray, ink: np.ndarray, hue: np.ndarray, threshold: 
     (False, True, False)
     """
     inner = np.s_[border:-border, border:-border]
-    pixels, strength = colour.astype(np.float32), ink
+    strength = ink
     paper = strength[inner] < PAPER_INK
     stroke = strength[inner] > threshold
     if not paper.any() or stroke.sum() < LEAST_INK:
         return None
-    angles = _degrees(_hue(np.log(pixels + 1) - np.log(pixels[inner][paper].mean(axis=0) + 1)), hue)
-    stroke_angles = angles[inner][stroke]
+    paper_log = np.log(colour[inner][paper].astype(np.float32).mean(axis=0) + 1)
+
+    def angles_of(pixels: np.ndarray) -> np.ndarray:  # each pixel's hue against the paper, in degrees from the pen's
+        return _degrees(_hue(np.log(pixels.astype(np.float32) + 1) - paper_log), hue)
+
+    stroke_angles = angles_of(colour[inner][stroke])  # the strokes alone first: most squares part no print
     if (stroke_angles > PRINT_PIXEL).mean() < PRINT_SHARE or (stroke_angles < PEN_PIXEL).sum() < DRAWN_PIXELS:
         return None
+    angles = angles_of(colour)
     # the pen's strokes where they are clear of the paper, grown by a pixel into their blurred edges and the
     # pixels where they cross the print (whose colours mix), less specks
     pen = ((strength > threshold / 2) & (angles < (PEN_PIXEL + PRINT_PIXEL) / 2)).astype(np.uint8)
