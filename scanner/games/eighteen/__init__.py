@@ -757,10 +757,11 @@ def read_plan(image: np.ndarray) -> PlanReading:
     missing = planmod.PRINTED_SQUARES - sum(g.value["k"] == "gorse" for row in final for g in row)
     if missing > 0:
         unlike = _unlike_pen(colours, final)
+        # each square's print, its pen strokes parted out, is wanted only where a lone square may be the bare print
         prints = np.stack([[_print_or_ink(layer(r, c), patches[r, c]) for c in range(cols)] for r in range(rows)]
-                          ) if 0 < len(unlike) <= missing else patches
+                          ) if unlike and len(unlike) <= missing else None
         for r, c in unlike:
-            if len(unlike) <= missing and _held_elsewhere(patches, (r, c), threshold, prints=prints):
+            if prints is not None and _held_elsewhere(patches, (r, c), threshold, prints=prints):
                 final[r][c] = bare_print(final[r][c])
             else:
                 final[r][c] = maybe_printed(drawn_over_print(final[r][c]),

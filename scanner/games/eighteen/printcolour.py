@@ -135,9 +135,8 @@ def hue_layers(colour: np.ndarray, ink: np.ndarray, hue: np.ndarray, threshold: 
     (False, True, False)
     """
     inner = np.s_[border:-border, border:-border]
-    strength = ink
-    paper = strength[inner] < PAPER_INK
-    stroke = strength[inner] > threshold
+    paper = ink[inner] < PAPER_INK
+    stroke = ink[inner] > threshold
     if not paper.any() or stroke.sum() < LEAST_INK:
         return None
     paper_log = np.log(colour[inner][paper].astype(np.float32).mean(axis=0) + 1)
@@ -151,11 +150,11 @@ def hue_layers(colour: np.ndarray, ink: np.ndarray, hue: np.ndarray, threshold: 
     angles = angles_of(colour)
     # the pen's strokes where they are clear of the paper, grown by a pixel into their blurred edges and the
     # pixels where they cross the print (whose colours mix), less specks
-    pen = ((strength > threshold / 2) & (angles < (PEN_PIXEL + PRINT_PIXEL) / 2)).astype(np.uint8)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(pen, connectivity=8)
+    pen = ((ink > threshold / 2) & (angles < (PEN_PIXEL + PRINT_PIXEL) / 2)).astype(np.uint8)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(pen, connectivity=8)
     pen = (stats[labels, cv2.CC_STAT_AREA] >= SPECK) & (labels > 0)
     grown = cv2.dilate(pen.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
-    return Layers(np.where(grown, strength, 0).astype(np.float32), np.where(grown, 0, strength).astype(np.float32))
+    return Layers(np.where(grown, ink, 0).astype(np.float32), np.where(grown, 0, ink).astype(np.float32))
 
 
 def beyond_pen(chroma: np.ndarray, pen: np.ndarray) -> float:
