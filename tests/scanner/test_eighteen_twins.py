@@ -97,3 +97,23 @@ def test_a_twin_that_is_not_printed_keeps_its_reading_flagged_or_takes_its_clear
     kept = eighteen.twin_reading(Guess({"k": "water"}, 0.9), Guess({"k": "water"}, 0.6), 0.99, printed=False)
     assert kept.value == {"k": "water"} and kept.confidence < eighteen.FLAG_BELOW
     assert eighteen.twin_reading(UNSURE_TREE, CLEAR_TREE, 0.99, printed=False).value == {"k": "tree"}
+
+
+def _arcs(offsets: list[tuple[int, int]], jitter: np.random.Generator | None = None) -> np.ndarray:
+    """Rows of small arcs, as a sheet may print its gorse (or a hand draw a lake): ink on a 64-pixel square."""
+    ink = np.zeros((64, 64), np.float32)
+    for x, y in offsets:
+        dx, dy = (0, 0) if jitter is None else jitter.integers(-1, 2, 2)
+        cv2.ellipse(ink, (int(x + dx), int(y + dy)), (5, 3), 0, 180, 360, 1.0, 2)
+    return ink
+
+
+def test_a_print_repeats_in_register_and_a_hand_copy_does_not():
+    """Two printed squares hold one symbol stroke for stroke where the sheet put it, in register however the
+    grid was found; the same arcs drawn again, each up to a pixel off, fall short."""
+    places = [(x, y) for y in (20, 32, 44) for x in (20, 32, 44)]
+    printed = _arcs(places)
+    shifted_print = np.roll(printed, 1, axis=1)  # the grid found a pixel off in the other square
+    drawn_again = _arcs(places, np.random.default_rng(3))
+    assert plan.registered_likeness(printed, shifted_print) >= plan.PRINT_IDENTICAL
+    assert plan.registered_likeness(printed, drawn_again) < plan.PRINT_IDENTICAL

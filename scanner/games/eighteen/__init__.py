@@ -734,7 +734,12 @@ def read_plan(image: np.ndarray) -> PlanReading:
     # whose twin holds all its ink is the print, bare (a square drawn over has ink its twin lacks)
     held = {k: planmod.print_held(patches[k], patches[twin], threshold) >= planmod.HOLDS_PRINT
             for k, (_, twin) in (twins | near).items()}
-    in_print = {k for k, (_, twin) in near.items() if {k, twin} <= off_pen and held[k]}
+    # ... and so are twins identical stroke for stroke, held in register, whatever their colour, but for trees
+    # (one hand draws its trees to one pattern)
+    in_print = {k for k, (_, twin) in near.items() if {k, twin} <= off_pen and held[k]} | {
+        k for k, (_, twin) in (twins | near).items() if held[k] and guesses[k[0]][k[1]].value["k"] not in ("gorse", "tree")
+        and guesses[twin[0]][twin[1]].value["k"] != "tree"
+        and planmod.registered_likeness(patches[k], patches[twin]) >= planmod.PRINT_IDENTICAL}
     twins |= {k: v for k, v in near.items() if v[0] >= PRINTED_SURE or k in in_print}
     # the sheet prints two squares: other twins are one hand's drawing
     printed = planmod.printed_pair(free, twins)
