@@ -18,7 +18,7 @@ from scanner.games.eighteen.classify import read_square
 from scanner.games.eighteen.evaluate import compare
 from scanner.games.eighteen.features import measure
 from scanner.games.eighteen.parmarks import CROP
-from scanner.games.eighteen.printcolour import unlike_pen
+from scanner.games.eighteen.printcolour import _hue, hue_layers, unlike_pen
 from scanner.games.eighteen.squares import KINDS, kind_probabilities
 from scanner.grid import find_lattice
 from scanner.load import load_photo
@@ -179,6 +179,18 @@ def test_a_pale_print_of_the_pens_own_hue_stands_out_and_the_pen_laid_thick_does
     pen, orange = np.array((-0.038, -0.003, 0.038)) - 1.2, np.array((-0.116, -0.024, 0.14)) - 0.25
     colours = np.array([[pen, 0.9 * pen, 1.6 * pen, orange]])
     assert unlike_pen(colours, [(0, 0), (0, 1)], [(0, 2), (0, 3)]) == [(0, 3)]
+
+
+def test_a_print_that_shows_little_under_a_shading_is_parted_only_when_asked_to_look_for_little():
+    # a blue pen's broad shading over a black print of which a little shows: 0.16 of the ink
+    colour, ink = np.full((64, 64, 3), 235, np.uint8), np.zeros((64, 64), np.float32)
+    colour[8:56, 8:56], ink[8:56, 8:56] = (170, 90, 40), 0.6  # BGR: blue shading
+    colour[14:20, 12:42], ink[14:20, 12:42] = (45, 45, 45), 0.9  # black print rows
+    colour[40:46, 12:42], ink[40:46, 12:42] = (45, 45, 45), 0.9
+    pen = _hue(np.log(np.float32((170, 90, 40)) + 1) - np.log(np.float32((235, 235, 235)) + 1))
+    assert hue_layers(colour, ink, pen, 0.3, 4) is None  # PRINT_SHARE: 0.2
+    parted = hue_layers(colour, ink, pen, 0.3, 4, print_share=0.1)
+    assert parted is not None and parted.print[16, 30] > 0 and parted.pen[30, 30] > 0 and parted.print[30, 30] == 0
 
 @needs_outside
 def test_orientation_is_found_whichever_way_the_photo_is_turned():

@@ -119,11 +119,12 @@ class Layers:
     print: np.ndarray
 
 
-def hue_layers(colour: np.ndarray, ink: np.ndarray, hue: np.ndarray, threshold: float, border: int) -> Layers | None:
+def hue_layers(colour: np.ndarray, ink: np.ndarray, hue: np.ndarray, threshold: float, border: int,
+               print_share: float = PRINT_SHARE) -> Layers | None:
     """The ink of a square drawn over a print of another hue parted into the pen's and the print's: of ``ink``
     (size, size), the pixels whose colour (``colour``: size, size, 3) against the square's paper lies nearer
     the pen's ``hue`` than the print's (``PEN_PIXEL``, ``PRINT_PIXEL``), grown by a pixel, and the rest. None
-    unless the square's ink pixels within its outer ``border`` hold both: ``PRINT_SHARE`` of them of another
+    unless the square's ink pixels within its outer ``border`` hold both: ``print_share`` of them of another
     hue, and ``DRAWN_PIXELS`` in the pen's. On 200 phone plans (seed 18812), of the printed squares whose print
     stood apart in hue, 1 of 103 left bare and 39 of 42 drawn over with a tree, bunker or lake were parted.
 
@@ -145,7 +146,7 @@ def hue_layers(colour: np.ndarray, ink: np.ndarray, hue: np.ndarray, threshold: 
         return _degrees(_hue(np.log(pixels.astype(np.float32) + 1) - paper_log), hue)
 
     stroke_angles = angles_of(colour[inner][stroke])  # the strokes alone first: most squares part no print
-    if (stroke_angles > PRINT_PIXEL).mean() < PRINT_SHARE or (stroke_angles < PEN_PIXEL).sum() < DRAWN_PIXELS:
+    if (stroke_angles > PRINT_PIXEL).mean() < print_share or (stroke_angles < PEN_PIXEL).sum() < DRAWN_PIXELS:
         return None
     angles = angles_of(colour)
     # the pen's strokes where they are clear of the paper, grown by a pixel into their blurred edges and the
