@@ -21,7 +21,6 @@ from scanner.games.eighteen.parmarks import (
 )
 from scanner.games.eighteen.plan import (
     EARLY,
-    SQUARE_WEIGHT,
     UNSTEADY,
     DigitRead,
     digit_probabilities,
@@ -464,32 +463,24 @@ def _square_probs(par: int | None, p: float) -> np.ndarray:
 
 
 def test_an_unread_par_takes_the_square_readers_par_flagged():
-    read = with_square_reading(DigitRead(None, 0.0, None, ((4, 0.3),)), _square_probs(5, 0.98), PAR_SURE)
-    assert read.par == 5 and read.confidence == SQUARE_WEIGHT * 0.98 < PAR_SURE
+    read = with_square_reading(DigitRead(None, 0.0, None, ((4, 0.3),)), _square_probs(5, 0.98))
+    assert read.par == 5 and read.confidence < PAR_SURE and read.alternatives[0][0] == 4
 
 
-def test_a_doubtful_par_gives_way_to_a_surer_square_reading_and_is_offered_for_review():
-    read = with_square_reading(DigitRead(4, 0.5, (0.3, 0.7)), _square_probs(5, 0.9), PAR_SURE)
-    assert read.par == 5 and read.confidence < PAR_SURE and read.alternatives[0] == (4, 0.5)
-    kept = with_square_reading(DigitRead(4, 0.8, (0.3, 0.7)), _square_probs(5, 0.9), PAR_SURE)
-    assert kept.par == 4 and kept.confidence == 0.8  # the square reader is no surer than 0.7 x 0.9
-
-
-def test_a_sure_par_stands_against_the_square_reader_unless_it_is_sure_of_another():
-    read = with_square_reading(DigitRead(4, 0.97, (0.3, 0.7)), _square_probs(3, 0.9), PAR_SURE)
-    assert read.par == 4 and read.confidence == 0.97
-    contradicted = with_square_reading(DigitRead(4, 0.97, (0.3, 0.7)), _square_probs(3, 0.99), PAR_SURE)
-    assert contradicted.par == 3 and contradicted.confidence < PAR_SURE  # flagged, the digit's 4 offered
-    assert contradicted.alternatives[0] == (4, 0.97)
+def test_readers_that_disagree_give_the_square_readers_par_flagged_with_the_digits_offered():
+    # the whole-square reader is right more often (it errs on small digits, the digit reader on broken cuts)
+    for digit in (DigitRead(4, 0.5, (0.3, 0.7)), DigitRead(4, 0.97, (0.3, 0.7))):
+        read = with_square_reading(digit, _square_probs(5, 0.9))
+        assert read.par == 5 and read.confidence < PAR_SURE and read.alternatives[0][0] == 4
 
 
 def test_two_readers_agreeing_surely_make_the_par_sure():
-    agreed = with_square_reading(DigitRead(3, 0.7, (0.3, 0.7)), _square_probs(3, 0.97), PAR_SURE)
+    agreed = with_square_reading(DigitRead(3, 0.7, (0.3, 0.7)), _square_probs(3, 0.97))
     assert agreed.par == 3 and agreed.confidence >= PAR_SURE
-    weak = with_square_reading(DigitRead(3, 0.4, (0.3, 0.7)), _square_probs(3, 0.97), PAR_SURE)
-    assert weak.confidence == 0.4  # a guess the square reader agrees with is still a guess
-    unsure = with_square_reading(DigitRead(3, 0.7, (0.3, 0.7)), _square_probs(3, 0.8), PAR_SURE)
-    assert unsure.confidence == 0.7
+    unsure = with_square_reading(DigitRead(3, 0.7, (0.3, 0.7)), _square_probs(3, 0.8))
+    assert unsure.par == 3 and unsure.confidence < PAR_SURE
+    alone = with_square_reading(DigitRead(None, 0.1, (0.3, 0.7)), _square_probs(3, 0.97))
+    assert alone.par == 3 and alone.confidence < PAR_SURE  # one reader is never sure alone
 
 
 def test_the_square_readers_par_does_not_move_where_the_digit_lies():
@@ -498,7 +489,7 @@ def test_the_square_readers_par_does_not_move_where_the_digit_lies():
     g = Guess({"k": "teegreen"}, 0.9, diagonal=0)
     for digit, square in [(DigitRead(3, 0.62, (0.8, 0.2), digit_like=0.95), _square_probs(3, 0.99)),  # agreeing
                           (DigitRead(4, 0.5, (0.8, 0.2), digit_like=0.95), _square_probs(5, 0.9))]:  # overruled
-        read = with_square_reading(digit, square, PAR_SURE)
+        read = with_square_reading(digit, square)
         assert read.confidence != digit.confidence
         assert side_evidence(g, read) == side_evidence(g, digit) > 0
 
@@ -519,42 +510,43 @@ def test_hole_lengths_are_traced_as_the_rules_trace_them():
 
 def test_a_doubtful_par_that_its_hole_bears_out_takes_the_holes_length_flagged():
     digit = DigitRead(3, 0.5, (0.2, 0.8), ((4, 0.3),))
-    read = with_hole_length(with_square_reading(digit, _square_probs(3, 0.5), PAR_SURE), 4)
-    assert read.par == 4 and read.confidence <= UNSTEADY < PAR_SURE and read.alternatives[0] == (3, 0.5)
-    # readers surer of their par than the odds, both readers clearly, an incomplete hole or one of no par's
-    # length: it stands
-    clear = with_square_reading(digit, _square_probs(3, 0.9), PAR_SURE)
-    assert clear.confidence < PAR_SURE and with_hole_length(clear, 4).par == 3
-    both = with_square_reading(DigitRead(3, 0.95, (0.2, 0.8), ((4, 0.02),)), _square_probs(3, 0.97), PAR_SURE)
+    doubtful = with_square_reading(digit, _square_probs(3, 0.5))
+    read = with_hole_length(doubtful, 4)
+    assert read.par == 4 and read.confidence < PAR_SURE and read.alternatives[0][0] == 3
+    # both readers clear: the par stands, though less sure; an incomplete hole or one of no par's length: as read
+    both = with_square_reading(DigitRead(3, 0.95, (0.2, 0.8), ((4, 0.02),)), _square_probs(3, 0.97))
     assert both.confidence >= PAR_SURE and with_hole_length(both, 4).par == 3
-    doubtful = with_square_reading(digit, _square_probs(3, 0.5), PAR_SURE)
-    assert with_hole_length(doubtful, 0).par == with_hole_length(doubtful, 6).par == 3
+    assert with_hole_length(doubtful, 0) == doubtful == with_hole_length(doubtful, 6)
 
 
-def test_a_sure_par_the_square_reader_doubts_yields_to_its_holes_length_flagged():
-    # the digit reader's 3 at 0.975 stands beside the square reader's 5 at 0.7 (no sure contradiction) ...
-    sure = with_square_reading(DigitRead(3, 0.975, (0.2, 0.8)), np.array([0.2, 0.05, 0.7, 0.05]), PAR_SURE)
-    assert sure.par == 3 and sure.confidence >= PAR_SURE
-    # ... yet a completed hole five squares long makes 5 the likelier par, flagged
-    read = with_hole_length(sure, 5)
+def test_a_hole_as_long_as_the_par_makes_the_par_surer():
+    read = with_square_reading(DigitRead(3, 0.7, (0.3, 0.7)), _square_probs(3, 0.8))
+    assert read.confidence < PAR_SURE <= with_hole_length(read, 3).confidence
+
+
+def test_a_par_the_square_reader_doubts_yields_to_its_holes_length_flagged():
+    # the digit reader's 3 at 0.975 beside the square reader's 5 at 0.7: a 3, in doubt ...
+    doubted = with_square_reading(DigitRead(3, 0.975, (0.2, 0.8)), np.array([0.2, 0.05, 0.7, 0.05]))
+    assert doubted.par == 3 and doubted.confidence < PAR_SURE
+    # ... and a completed hole five squares long makes 5 the likelier par, still flagged
+    read = with_hole_length(doubted, 5)
     assert read.par == 5 and read.confidence < PAR_SURE
 
 
 def test_an_unread_par_of_a_completed_hole_is_offered_as_its_length():
-    unread = with_square_reading(DigitRead(None, 0.0, None), _square_probs(None, 0.9), PAR_SURE)
+    unread = with_square_reading(DigitRead(None, 0.0, None), _square_probs(None, 0.9))
     read = with_hole_length(unread, 5)
-    assert unread.confidence < 0.1 and read.par == 5 and 0 < read.confidence < PAR_SURE
+    assert abs(unread.confidence - 1 / 3) < 1e-6 and read.par == 5 and unread.confidence < read.confidence < PAR_SURE
 
 
-def test_a_par_only_the_square_reader_read_yields_to_its_completed_holes_length_flagged():
+def test_a_par_only_the_square_reader_read_is_weighed_with_its_completed_holes_length_flagged():
     # the digit reader found no par digit; the square reader alone says 3 at 0.95, no surer than it is right
-    unread = with_square_reading(DigitRead(None, 0.1, (0.3, 0.7)), _square_probs(3, 0.95), PAR_SURE)
-    assert unread.par == 3
+    unread = with_square_reading(DigitRead(None, 0.1, (0.3, 0.7)), _square_probs(3, 0.95))
     read = with_hole_length(unread, 5)
-    assert read.par == 5 and read.confidence < PAR_SURE
-    # the same reading beside a digit the digit reader read as 3 too stands
-    read_too = with_square_reading(DigitRead(3, 0.7, (0.3, 0.7)), _square_probs(3, 0.95), PAR_SURE)
-    assert with_hole_length(read_too, 5).par == 3
+    assert unread.par == 3 and read.confidence < unread.confidence < PAR_SURE and read.alternatives[0][0] == 5
+    # the same reading beside a digit the digit reader read as 3 too stands, surer
+    read_too = with_square_reading(DigitRead(3, 0.7, (0.3, 0.7)), _square_probs(3, 0.95))
+    assert with_hole_length(read_too, 5).par == 3 and read_too.confidence > unread.confidence
 
 
 def test_photo_candidates_label_the_piece_a_par_is_read_from_by_the_true_par(tmp_path):

@@ -70,7 +70,8 @@ BLANK_DOUBT = FLAG_BELOW - 0.1  # confidence cap of a square that may or may not
 ORIENT_SURE = 0.9  # below this, the plan's orientation is reported as uncertain
 GRID_SURE = 0.7  # least share of grid line segments the photo confirms for squares to be trusted (a right
 # grid: 0.75-1, most above 0.9)
-PAR_SURE = 0.8  # par digits less sure than this are flagged (a wrong par changes the score)
+PAR_SURE = 0.92  # par digits less sure than this are flagged (a wrong par changes the score; see
+# ``planmod.DIGIT_POWER``: on 800 phone plans no wrong par was given 0.92 or more)
 EDGE_GAP = 0.003  # a grid outline closer than this share of the photo to its edge is cut off
 LOOK_ALIKE = 0.85  # coarse correlation of two squares' ink worth the exact printed-twin test
 PRINTED_SURE = 0.98  # a twin this close overrides even a confident reading (hand drawings never repeat so)
@@ -846,7 +847,7 @@ def read_plan(image: np.ndarray) -> PlanReading:
     upright = [np.rot90(inks[sq], turns) for sq in digit_reads]
     pars, ends = (read_squares(upright), read_edges(upright)) if upright else ([], [])
     for (r, c), par_probs, edge_probs in zip(list(digit_reads), pars, ends, strict=True):
-        digit_reads[r, c] = planmod.with_square_reading(digit_reads[r, c], par_probs, PAR_SURE)
+        digit_reads[r, c] = planmod.with_square_reading(digit_reads[r, c], par_probs)
         split = planmod.with_reader_diagonal(guesses[r][c], measured[r * cols + c], edge_probs, turns)
         guesses[r][c] = planmod.with_edge_reading(split, edge_probs, turns)
     sides = planmod.tee_sides(guesses, digit_reads)
@@ -863,7 +864,7 @@ def read_plan(image: np.ndarray) -> PlanReading:
     settled = [list(row) for row in final]  # each doubtful fairway judged by its neighbours as they were read
     final = [[planmod.fairway_from_neighbours(settled, r, c) for c in range(cols)] for r in range(rows)]
     final = [[lone_peak(final, r, c) for c in range(cols)] for r in range(rows)]
-    # a doubtful par that its completed hole's length bears out is taken as that length
+    # every par weighed again with the length of the completed hole it tees off
     lengths = planmod.hole_lengths(final)
     for (r, c), digit in digit_reads.items():
         fitted = planmod.with_hole_length(digit, lengths[r, c])

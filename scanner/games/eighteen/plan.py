@@ -15,9 +15,9 @@ Fairway edges: a fairway the strokes read doubtfully takes the two edges its set
 when exactly two do (``fairway_from_neighbours``): hatching that reaches a third edge misleads the strokes.
 
 Par: the digit reader's reading of the most digit-like piece (``read_par``), read again from the whole square
-(``with_square_reading``), and last against the length of the hole it tees off (``with_hole_length``): a
-player draws a hole as long as its par, as that scores, so a par whose readers' evidence the hole's length
-outweighs takes it, flagged.
+(``with_square_reading``), the two readers' evidence pooled, and last weighed with the length of the hole it tees
+off (``with_hole_length``): a player draws a hole as long as its par, as that scores. The par is the likeliest
+of the three, as sure as the evidence makes it.
 
 Example:
     >>> rotate_edge("N", 1), rotate_edge("E", 2)
@@ -52,7 +52,6 @@ FLOOR = 0.1  # a vote's probability floor: one square moves the choice by at mos
 EDGE_MARGIN = 0.8  # a triangle's edge is sure when it beats the other by this much (``lean`` plus neighbours):
 # one stub's lines alone reach about 0.9, a neighbouring fairway ending on the edge adds 1
 EDGE_SCALE = 0.05
-SQUARE_WEIGHT = 0.7  # the whole-square reader's probability, scaled by this, is its confidence (never sure alone)
 ENDS_WEIGHT, SIDE_WEIGHT = 0.3, 0.5  # the whole-square edge reader's log-odds, scaled by these, join the
 # strokes' margin for each triangle's edge and the digits' log-odds for the tee's triangle (``with_edge_reading``);
 # it learnt our flags, and at a side weight of 1 it turned a whole chain of holes round on a plan drawn by
@@ -65,17 +64,18 @@ EARLY, EARLY_SURE = 3, 0.99  # the plan's orientation is settled by the first te
 # sooner, its squares and pars read the same (only the orientation's own confidence moves)
 PAR_FITS_ODDS = 6.0  # a completed hole's length is this many times likelier its par than either other par:
 # players draw a hole as long as its par, as that scores (69 of the 91 completed holes on plans drawn by another
-# hand, odds of 6.3; 96% on ours, odds of 47): about what the other hand shows, as a par fitted so stays flagged.
-# On the doubtful pars of 200 plans of seed 14402, odds of 4 left 33 of 3,884 pars wrong and 6 left 28
+# hand, odds of 6.3; 96% on ours, odds of 47): about what the other hand shows, so that a hand that draws its holes
+# to other lengths is not misread. On the doubtful pars of 200 plans of seed 14402, odds of 4 left 33 of 3,884
+# pars wrong and 6 left 28
 UNLISTED = 0.01  # probability of a par that a reader did not offer (alternatives below this are not kept)
-DIGIT_POWER, SQUARE_POWER = 0.3, 0.7  # the two readers' probabilities, raised to these, pooled make the par's
-# probabilities (``pooled_evidence``): fitted on 3,957 pars of 200 photographed plans (seed 12402); on 3,901
-# others (seed 12302) pars given 0.9-0.97 are 93% right, 0.7-0.9 76%, 0.97 and above 99.7%
-SQUARE_POWER_ALONE = 0.4  # ... the square reader's power where the digit reader read no par: a digit it cannot find
-# is one the square reader misreads too (of 205 such pars on 200 plans of seed 14402 it read 86% right, and of the
-# 37 it gave 0.95-0.99, 84%), and a completed hole's length should then weigh more (wrong pars 28 -> 22 there)
-SQUARE_SURE, CONFIRMED = 0.95, 0.6  # a par the whole-square reader gives this surely, and the digit reader
-# too with at least this confidence, is sure
+DIGIT_POWER, SQUARE_POWER = 0.25, 0.5  # the digit reader's and the whole-square reader's probabilities, raised to
+# these, pooled make the par's probabilities (``pooled_evidence``), and with a completed hole's length
+# (``PAR_FITS_ODDS``) its confidence: both readers are surer than they are right, and they share mistakes on a small
+# or smudged digit. Chosen over 15,476 pars of 800 phone plans (seeds 18812-19102) and the 130 of the plans drawn by
+# another hand: 53 wrong instead of 66, none of them given 0.92 or more (``PAR_SURE``), and 961 right pars flagged
+# instead of 3,342; on the other hand's, none wrong and 8 flagged instead of 21 (at 0.1 and 0.5, 51 wrong on ours,
+# and one wrong there: the hole's length, which that hand draws longer than the par a quarter of the time,
+# weighed too much)
 
 
 def rotate_edge(edge: str, turns: int) -> str:
@@ -200,30 +200,23 @@ def read_par(cands: list[Candidate], probs: np.ndarray, turns: int) -> DigitRead
     return DigitRead(value, confidence, cands[best].centre, alternatives, cands[best].patch, digit_like, others)
 
 
-def with_square_reading(digit: DigitRead, probs: np.ndarray, sure: float) -> DigitRead:
+def with_square_reading(digit: DigitRead, probs: np.ndarray) -> DigitRead:
     """The par read again with the whole-square reader's probabilities ``probs`` (``square_par``: 3, 4, 5, no
-    digit). A par the digit reader is sure of (``sure``) stands unless the square reader says another par
-    surely (``SQUARE_SURE``); an unread par, a contradicted one, or a doubtful one the square reader is surer
-    of (``SQUARE_WEIGHT``), takes the square reader's par, still doubtful; the two readers
-    agreeing surely (``SQUARE_SURE``, ``CONFIRMED``) make the par sure. They fail differently: the digit
-    reader when the cut breaks a digit or joins it to a line, the square reader when a digit is small. The
-    result carries the two readers' pooled probabilities (``pooled_evidence``) for a later look."""
-    digit = replace(digit, evidence=pooled_evidence(digit, probs))
-    order = np.argsort(-probs[:3])
-    value, p = CLASSES[order[0]], float(probs[order[0]])
-    if digit.par == value:
-        if digit.confidence >= CONFIRMED and p >= SQUARE_SURE:
-            return replace(digit, confidence=max(digit.confidence, sure), located=digit.placed)
-        return digit
-    # a par the square reader contradicts surely is in doubt however sure the digit reader is, and the square
-    # reader's par is the better guess (over the 400 photographed plans of seeds 14002 and 14102 this put 9
-    # pars right and 1 wrong, and flagged 7 wrong pars the digit reader had been sure of)
-    contradicted = p >= SQUARE_SURE
-    if digit.par is not None and not contradicted and (digit.confidence >= sure or SQUARE_WEIGHT * p <= digit.confidence):
-        return digit
-    others = tuple((CLASSES[j], float(probs[j])) for j in order[1:] if probs[j] > UNLISTED)
-    own = ((digit.par, digit.confidence),) if digit.par is not None else ()
-    return replace(digit, par=value, confidence=SQUARE_WEIGHT * p, alternatives=own + others, located=digit.placed)
+    digit): the par the two readers' pooled evidence (``pooled_evidence``) makes likeliest, as sure as it makes it
+    (``decided``). Where the digit lies stays the digit reader's reading. They fail differently: the digit reader
+    when the cut breaks a digit or joins it to a line, the square reader when a digit is small."""
+    return decided(replace(digit, evidence=pooled_evidence(digit, probs)), 1.0)
+
+
+def decided(digit: DigitRead, odds: np.ndarray | float) -> DigitRead:
+    """The par of ``digit``'s evidence weighed by ``odds`` (per par, or one for all): the likeliest, with its
+    probability as its confidence and the others offered."""
+    p = np.asarray(digit.evidence) * odds
+    p = p / p.sum()
+    order = np.argsort(-p)
+    others = tuple((CLASSES[j], float(p[j])) for j in order[1:] if p[j] > UNLISTED)
+    return replace(digit, par=CLASSES[order[0]], confidence=float(p[order[0]]), alternatives=others,
+                   located=digit.placed)
 
 
 def hole_lengths(squares: list[list[Guess]]) -> dict[tuple[int, int], int]:
@@ -236,46 +229,35 @@ def hole_lengths(squares: list[list[Guess]]) -> dict[tuple[int, int], int]:
 
 def pooled_evidence(digit: DigitRead, probs: np.ndarray) -> tuple[float, ...]:
     """Probabilities of pars 3, 4 and 5 from the digit reader's reading ``digit`` and the whole-square reader's
-    ``probs``, each tempered (``DIGIT_POWER``, ``SQUARE_POWER``; ``SQUARE_POWER_ALONE`` where the digit reader
-    read no par): both are surer than they are right, and they share mistakes on a small or smudged digit.
+    ``probs``, each tempered (``DIGIT_POWER``, ``SQUARE_POWER``): both are surer than they are right, and they
+    share mistakes on a small or smudged digit.
 
     >>> read = DigitRead(4, 0.6, None, ((3, 0.3),))
     >>> [round(p, 2) for p in pooled_evidence(read, np.array([0.5, 0.4, 0.05, 0.05]))]
-    [0.47, 0.5, 0.03]
+    [0.45, 0.48, 0.06]
     >>> unread = DigitRead(None, 0.1, None, ((3, 0.1),))
     >>> [round(p, 2) for p in pooled_evidence(unread, np.array([0.97, 0.01, 0.01, 0.01]))]
-    [0.86, 0.07, 0.07]
+    [0.89, 0.05, 0.05]
     """
     own = {v: UNLISTED for v in CLASSES[:3]} | {v: max(p, UNLISTED) for v, p in digit.alternatives if v is not None}
     if digit.par is not None:
         own[digit.par] = max(digit.confidence, UNLISTED)
-    square_power = SQUARE_POWER if digit.par is not None else SQUARE_POWER_ALONE
-    logs = DIGIT_POWER * np.log([own[v] for v in CLASSES[:3]]) + square_power * np.log(probs[:3] + 1e-3)
+    logs = DIGIT_POWER * np.log([own[v] for v in CLASSES[:3]]) + SQUARE_POWER * np.log(probs[:3] + 1e-3)
     p = np.exp(logs - logs.max())
     return tuple(float(v) for v in p / p.sum())
 
 
 def with_hole_length(digit: DigitRead, length: int) -> DigitRead:
-    """The par read again knowing that it tees off a completed hole of ``length`` squares (0: incomplete): a
-    par whose readers' evidence (``evidence``), with the odds that a hole is as long as its par
-    (``PAR_FITS_ODDS``), makes the length likeliest takes the length, flagged (never surer than ``UNSTEADY``).
-    The evidence decides, not the reading's confidence: two readers agreeing on a small digit make a par sure
-    that its hole can still outweigh (over the 15,409 pars of 800 photographed plans, seeds 16402-16702, four
-    such pars put right and none put wrong), while a par both read clearly outweighs the odds.
+    """The par read again knowing that it tees off a completed hole of ``length`` squares (0: incomplete): its
+    readers' evidence (``evidence``) with the odds that a hole is as long as its par (``PAR_FITS_ODDS``) decides.
 
     >>> read = DigitRead(3, 0.5, None, evidence=(0.7, 0.2, 0.1))
     >>> [with_hole_length(read, length).par for length in (4, 5, 0)]
     [4, 3, 3]
     """
-    if length not in CLASSES[:3] or digit.par == length or not digit.evidence:
+    if length not in CLASSES[:3] or not digit.evidence:
         return digit
-    odds = np.array(digit.evidence) * [PAR_FITS_ODDS if v == length else 1.0 for v in CLASSES[:3]]
-    if CLASSES[int(np.argmax(odds))] != length:
-        return digit
-    own = ((digit.par, digit.confidence),) if digit.par is not None else ()
-    others = tuple((v, p) for v, p in digit.alternatives if v not in (length, digit.par))
-    confidence = min(UNSTEADY, float(odds.max() / odds.sum()))
-    return replace(digit, par=length, confidence=confidence, alternatives=own + others, located=digit.placed)
+    return decided(digit, np.array([PAR_FITS_ODDS if v == length else 1.0 for v in CLASSES[:3]]))
 
 
 READER_DIAGONAL = 0.9  # the whole-square edge reader this sure that the tee's and green's edges are ones only the
