@@ -79,7 +79,9 @@ LIKENESS_PRINT_SHARE = 0.1  # least share of a square's ink pixels of another hu
 # be parted out (``printcolour.hue_layers``) when other squares are looked in for the print of a lone square in
 # another colour: a shaded tee/green or fairway over the print shows a little of it (on 800 phone plans of seeds
 # 18812-19102, two lone prints read as lakes read right now, one of them under a blue shading whose print pixels
-# were 0.17 of its ink: one plan exact more; no other reading changed, nor any flag but theirs, reworded)
+# were 0.17 of its ink: one plan exact more; no other reading changed, nor any flag but theirs, reworded). A lone
+# square whose own ink parts so is a drawing over the print, never the print bare (seed 19302, seen: 3 bunkers
+# drawn over a print of another colour had been read as the bare print; 18812-19102: one lake more right)
 HELD_ALIKE = 0.5  # least likeness (``planmod.printed_twins``' measure) of a square drawn over a print to the bare print
 BARE_HELD = 0.999  # share of a lone off-colour square's ink another square must hold for it to be the bare print:
 # of such squares on 200 plans of seed 18402 (five of six printings unlike our first), 33 bare prints and 3
@@ -808,7 +810,9 @@ def read_plan(image: np.ndarray) -> PlanReading:
         prints = np.stack([[_print_or_ink(layer(r, c, LIKENESS_PRINT_SHARE), patches[r, c]) for c in range(cols)]
                            for r in range(rows)]) if unlike and len(unlike) <= missing else None
         for r, c in unlike:
-            if prints is not None and _held_elsewhere(patches, (r, c), threshold, prints=prints):
+            # ... unless its own ink parts into the pen's strokes and a print's: a drawing over the print
+            if prints is not None and layer(r, c, LIKENESS_PRINT_SHARE) is None and _held_elsewhere(
+                    patches, (r, c), threshold, prints=prints):
                 final[r][c] = bare_print(final[r][c])
             else:
                 final[r][c] = maybe_printed(drawn_over_print(final[r][c]),
