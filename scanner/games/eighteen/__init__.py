@@ -779,10 +779,13 @@ def read_plan(image: np.ndarray) -> PlanReading:
             for k, (_, twin) in (twins | near).items()}
     # ... and so are twins identical stroke for stroke, held in register, whatever their colour, but for trees
     # (one hand draws its trees to one pattern)
-    in_print = {k for k, (_, twin) in near.items() if {k, twin} <= off_pen and held[k]} | {
-        k for k, (_, twin) in (twins | near).items() if held[k] and guesses[k[0]][k[1]].value["k"] not in ("gorse", "tree")
-        and guesses[twin[0]][twin[1]].value["k"] != "tree"
-        and planmod.registered_likeness(patches[k], patches[twin]) >= planmod.PRINT_IDENTICAL}
+    def kind(square: tuple[int, int]) -> str:
+        return guesses[square[0]][square[1]].value["k"]
+
+    identical = {k for k, (_, twin) in (twins | near).items()
+                 if held[k] and kind(k) not in ("gorse", "tree") and kind(twin) != "tree"
+                 and planmod.registered_likeness(patches[k], patches[twin]) >= planmod.PRINT_IDENTICAL}
+    in_print = {k for k, (_, twin) in near.items() if {k, twin} <= off_pen and held[k]} | identical
     twins |= {k: v for k, v in near.items() if v[0] >= PRINTED_SURE or k in in_print}
     # the sheet prints two squares: other twins are one hand's drawing
     printed = planmod.printed_pair(free, twins)
@@ -871,9 +874,8 @@ def read_plan(image: np.ndarray) -> PlanReading:
     # every par weighed again with the length of the completed hole it tees off
     lengths = planmod.hole_lengths(final)
     for (r, c), digit in digit_reads.items():
-        fitted = planmod.with_hole_length(digit, lengths[r, c])
-        if fitted is not digit:
-            digit_reads[r, c] = fitted
+        digit_reads[r, c] = fitted = planmod.with_hole_length(digit, lengths[r, c])
+        if fitted.par != digit.par:  # the square's reading holds its par; its sureness is the par's own
             final[r][c] = planmod.resolve_teegreen(guesses, r, c, fitted, sides[r, c])
     return PlanReading(geo, final, digit_reads, orient, threshold)
 
