@@ -1,25 +1,26 @@
-"""Write the 8-bit twins of the three 18 Holes networks, which a scan runs (a build step, not part of a scan).
+"""Write the 8-bit twins of the four 18 Holes networks, which a scan runs (a build step, not part of a scan).
 
-The trained networks (``digits_cnn.onnx``, ``square_par.onnx``, ``square_edges.onnx``) keep 32-bit weights:
-they are what training starts from and writes. A scan runs each one's twin (``digits.eight_bit``), its
-weights and activations stored as 8-bit integers, one scale per output channel for the weights: ONNX Runtime
-reads those with integer arithmetic (a batch of 32 squares in 13 ms instead of 36 for the par reader, 4 instead
-of 6 for the edge reader, 0.5 instead of 0.8 for 32 digit pieces; 21 ms a plan instead of 41). The activations'
-ranges are set from inputs like a scan's (``calibration_sets``): for the whole-square readers, the squares of
-photographed plans cut from the true grid; for the digit network, the pieces cut from drawn squares. Weights
-use 7 of their 8 bits (``reduce_range``), so that a CPU without the dot-product instructions for 8-bit integers
-(older x86), which sums pairs of products in 16 bits, cannot saturate them.
+The trained networks (``digits_cnn.onnx``, ``square_par.onnx``, ``square_edges.onnx``, ``square_kinds.onnx``)
+keep 32-bit weights: they are what training starts from and writes. A scan runs each one's twin
+(``digits.eight_bit``), its weights and activations stored as 8-bit integers, one scale per output channel for
+the weights: ONNX Runtime reads those with integer arithmetic (a batch of 32 squares in 13 ms instead of 36 for
+the par reader, 4 instead of 6 for the edge reader, 2.2 instead of 3.6 for the kind reader, 0.5 instead of 0.8
+for 32 digit pieces). The activations' ranges are set from inputs like a scan's (``calibration_sets``): for the
+whole-square readers, the squares of photographed plans (cut from the true grid; for the kind reader, by the
+scanner); for the digit network, the pieces cut from drawn squares. Weights use 7 of their 8 bits
+(``reduce_range``), so that a CPU without the dot-product instructions for 8-bit integers (older x86), which sums
+pairs of products in 16 bits, cannot saturate them.
 
-Run ``python -m scanner.games.eighteen.quantize FOLDER...`` after training any of the three (needs
+Run ``python -m scanner.games.eighteen.quantize [--only NETWORK] FOLDER...`` after training any of them (needs
 ``pip install -e .[train]`` for the ONNX package); it prints, for each network, how often the twin reads an
-input as the trained network does (the whole-square readers: on the squares not used to set it, of the later photos;
-0.998 and 1.000 on seed 15352, the digit network 0.996 on drawn pieces), and the time each takes for a batch.
-"""
+input as the trained network does (the whole-square readers: on the squares not used to set it, of the later
+photos; 0.998 and 1.000 on seed 15352, the kind reader 1.000 on seed 18502, the digit network 0.996 on drawn
+pieces), and the time each takes for a batch."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -42,18 +43,26 @@ def digit_inputs(squares: int, seed: int) -> dict[str, np.ndarray]:
     return {"x": images, "a": aspects}
 
 
-def calibration_sets(folders: list[Path]) -> Iterator[tuple[Path, dict[str, np.ndarray], dict[str, np.ndarray]]]:
-    """Each trained network with the inputs its activations' ranges are set from and those its twin is
-    checked on: for the whole-square readers, the first ``CALIBRATION_SHARE`` of the squares of the photos in
-    ``folders`` (``square_par.photographed_squares``, in the photos' order) and the rest; for the digit network,
-    drawn squares of two random streams."""
-    from scanner.games.eighteen import square_edges, square_par
+def calibration_sets(folders: list[Path]) -> dict[Path, Callable[[], tuple[dict[str, np.ndarray], dict[str, np.ndarray]]]]:
+    """For each trained network, what gives the inputs its activations' ranges are set from and those its twin
+    is checked on: for the whole-square readers, the first ``CALIBRATION_SHARE`` of the squares of the photos in
+    ``folders`` (``square_par.photographed_squares``, in the photos' order; for the kind reader, its own
+    ``square_kinds.photo_samples`` of the first folder's) and the rest; for the digit network, drawn
+    squares of two random streams."""
+    from scanner.games.eighteen import square_edges, square_kinds, square_par
+    from scanner.games.eighteen.truth_photos import read_photos
 
-    for model, side in ((square_par.MODEL, square_par.SIDE), (square_edges.MODEL, square_edges.SIDE)):
-        x, _ = square_par.photographed_squares(folders, side)
+    def split(x: np.ndarray) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
         cut = max(1, int(len(x) * CALIBRATION_SHARE))
-        yield model, {"x": x[:cut]}, {"x": x[cut:]}
-    yield CNN_MODEL, digit_inputs(DIGIT_SQUARES, 0), digit_inputs(DIGIT_SQUARES, 1)
+        return {"x": x[:cut]}, {"x": x[cut:]}
+
+    def kinds() -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+        return split(np.concatenate([x for x, _ in read_photos(folders[:1], square_kinds.photo_samples)]).astype(np.float32))
+
+    return {square_par.MODEL: lambda: split(square_par.photographed_squares(folders, square_par.SIDE)[0]),
+            square_edges.MODEL: lambda: split(square_par.photographed_squares(folders, square_edges.SIDE)[0]),
+            square_kinds.MODEL: kinds,
+            CNN_MODEL: lambda: (digit_inputs(DIGIT_SQUARES, 0), digit_inputs(DIGIT_SQUARES, 1))}
 
 
 def batches(inputs: dict[str, np.ndarray], size: int = BATCH) -> Iterator[dict[str, np.ndarray]]:
@@ -105,8 +114,15 @@ if __name__ == "__main__":
 
     cv2.setNumThreads(1)
     if len(sys.argv) < 2:
-        sys.exit("usage: python -m scanner.games.eighteen.quantize FOLDER... (synthetic photos with truth files)")
-    for model, calibration, held in calibration_sets([Path(a) for a in sys.argv[1:]]):
+        sys.exit("usage: python -m scanner.games.eighteen.quantize [--only NETWORK] FOLDER... (synthetic photos with "
+                 "truth files)")
+    # --only NAME: that network alone (its file's name without ".onnx"); the others' twins stay as they are
+    only = sys.argv[2] if sys.argv[1] == "--only" else None
+    folders = [Path(a) for a in sys.argv[3 if only else 1:]]
+    for model, inputs in calibration_sets(folders).items():
+        if only and model.stem != only:
+            continue
+        calibration, held = inputs()
         twin = quantize(model, calibration)
         agree = (run_net(model, held).argmax(axis=1) == run_net(twin, held).argmax(axis=1)).mean()
         n = len(next(iter(held.values())))
