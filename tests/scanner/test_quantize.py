@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from scanner.games.eighteen import square_edges, square_par
+from scanner.games.eighteen import square_edges, square_kinds, square_par
 from scanner.games.eighteen.digits import CNN_MODEL, eight_bit, run_net
 from scanner.games.eighteen.digits_cnn import arrays
 from scanner.games.eighteen.digits_train import square_training_set
@@ -36,7 +36,8 @@ def test_the_digit_networks_twin_reads_drawn_pieces_as_the_trained_network(digit
     assert agreement(CNN_MODEL, digit_pieces) >= 0.97  # 812 of 812 when written
 
 
-@pytest.mark.parametrize("model", [CNN_MODEL, square_par.MODEL, square_edges.MODEL], ids=lambda m: m.stem)
+@pytest.mark.parametrize("model", [CNN_MODEL, square_par.MODEL, square_edges.MODEL, square_kinds.MODEL],
+                         ids=lambda m: m.stem)
 def test_each_twin_is_stored_in_eight_bits(model):
     # a twin a third the size or less: weights of one byte, not four (a copy of the trained file fails)
     assert eight_bit(model).stat().st_size < 0.35 * model.stat().st_size
