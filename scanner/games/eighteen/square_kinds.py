@@ -12,10 +12,12 @@ Trained on the squares of synthetic photos cut as the scanner cuts them (``squar
 and jittered copies), each at a random quarter turn, so that it reads a square whichever way the plan lies:
 run ``python -m scanner.games.eighteen.square_kinds FOLDER...`` (needs PyTorch, ``pip install -e .[train]``),
 then ``python -m scanner.games.eighteen.quantize --only square_kinds FOLDER`` for the 8-bit twin a scan runs.
-The committed network: 330,971 squares of 1,555 phone photos of seeds 18502-19102 (all six printings), 4 passes
-in about 10 minutes on two cores; its twin reads 100 squares in about 7 ms. On the 38,972 squares of seeds 19302
-and 19402, cut by the scanner: 149 read wrong by the measurements' network, 40 by this one (17 of them one plan's
-fairways shaded with zigzags, read as peaks by both), 35 pooled.
+The committed network: 541,043 squares of 2,543 phone photos of seeds 18002-19102 (the first printing, then all six
+from 18502), 3 passes in about 13 minutes on two cores after 6 minutes of cutting; its twin reads 100 squares in
+about 7 ms. On the 38,972 squares of seeds 19302 and 19402, cut by the scanner: 149 read wrong by the
+measurements' network, 35 by this one (15 of them one plan's fairways shaded with zigzags, read as peaks by both),
+31 pooled. A first network, from 330,971 squares of seeds 18502-19102 in 4 passes, read 40 wrong there, and 4
+plans fewer exactly over 600 plans of seeds 19202-19402.
 
 Example:
     >>> import numpy as np, cv2
@@ -40,7 +42,7 @@ SIDE = 48  # the square's patch is shrunk to this many pixels a side
 LAYOUT = 2  # regions a side kept by the network's last pooling
 WIDTHS = (16, 32, 64, 64, 96)  # channels of its five convolutions
 LEVEL_CAP = 2.0  # ink is read relative to the plan's threshold, up to this many times it
-EPOCHS, BATCH, SHIFT = 4, 128, 3  # training passes, batch size, random shift (pixels) of each batch
+EPOCHS, BATCH, SHIFT = 3, 128, 3  # training passes, batch size, random shift (pixels) of each batch
 COMMON_SHARE = 0.3  # share of the empty and fairway squares of each photo trained on (the rest are many alike)
 
 
