@@ -54,9 +54,7 @@ def inputs(patches, threshold: float) -> np.ndarray:
 
 
 def read_kinds(patches, threshold: float) -> np.ndarray:
-    """Probabilities (N, len(KINDS)) of the kinds of ``CELL``-pixel ink patches."""
-    if not len(patches):
-        return np.zeros((0, 9))
+    """Probabilities (N, len(KINDS)) of the kinds of N ``CELL``-pixel ink patches (N at least 1)."""
     return run_net(eight_bit(MODEL), {"x": inputs(patches, threshold)})
 
 

@@ -8,7 +8,8 @@ to the plan's own ink level so that pen, paper and lighting matter little:
 * the structural measurements of ``features.measure`` in a form that does not depend on which way the
   square is turned (edge crossings sorted, diagonal shares sorted, loops, trunk, blob sizes).
 
-A one-hidden-layer network turns them into probabilities of the nine kinds in ``KINDS``. Which edges a
+A one-hidden-layer network turns them into probabilities of the nine kinds in ``KINDS``, pooled with those of a
+convolutional network that sees the square's ink picture itself (``square_kinds``, ``pooled_kinds``). Which edges a
 fairway or tee/green uses is read by ``classify`` from the strokes; the network only says what the square is.
 It was trained on synthetic photos (``python -m scanner.games.eighteen.squares FOLDER...`` rebuilds
 ``squares_model.npz`` from photos with ground truth, reading them with two processes), each square cut from the
@@ -60,8 +61,7 @@ MEASURE_POWER, PICTURE_POWER = 0.5, 0.5  # the two kind readers' probabilities a
 # picture network is sure of most of its few mistakes. On 38,972 squares of seeds 19302 and 19402, pooled: 31 wrong,
 # 21 of them at 0.8 or above, 35 right reads below it; the picture network alone 35, 27 and 27; the measurements'
 # alone 149, 34 and 741. Over the 600 plans of seeds 19202-19402 (the first picture network), powers of 0.5 and 0.75
-# or 0.35 and 0.5 read one plan fewer exactly,
-# and the picture network alone (0 and 0.5) 3 fewer
+# or 0.35 and 0.5 read one plan fewer exactly, and the picture network alone (0 and 0.5) 3 fewer
 
 
 def kind_of(value: dict) -> str:
@@ -128,7 +128,8 @@ def _weights() -> dict[str, np.ndarray]:
 
 def kind_probabilities(patches, measured: list[CellFeatures], threshold: float) -> np.ndarray:
     """(N, len(KINDS)) probabilities for N ink patches with their measurements (which do not depend on
-    the patch's quarter turn: edge crossings and diagonals are sorted, pieces counted)."""
+    the patch's quarter turn: edge crossings and diagonals are sorted, pieces counted), pooled with the picture
+    network's reading of the patches (``pooled_kinds``)."""
     w = _weights()
     # Each square is read in its four quarter turns and the readings averaged: the kind of a square does
     # not depend on which way the photo was taken, and neither does the answer then.
