@@ -115,8 +115,11 @@ STROKE_SPAN = 0.3  # ... and is flagged when one such stroke spans this share of
 SCRIBBLE_PIECE = 0.24  # least share of the square one piece of a tree, bunker or lake's ink covers for it to be
 # doubted as a scribble (60 phone plans: the 16 scribbles read as a hazard 0.245-0.467; 42 of 1,959 hazards too);
 # pieces that enclose paper count together (a scribble in two rows of loops)
-SCRIBBLE_BLOT = 0.35  # ... or one piece of any shape covers (loops run together into a blot, enclosing nothing:
-# 600 phone plans of seeds 16502-16702, 6 of the 123 scribbles read as a hazard 0.38-0.47, none of them asked before)
+SCRIBBLE_BLOT = 0.3  # ... or one piece of any shape covers (loops run together into a blot, enclosing nothing:
+# 600 phone plans of seeds 16502-16702, 6 of the 123 scribbles read as a hazard 0.38-0.47, none of them asked before;
+# 20002's plan 0170, a blot of 0.33 read surely as a bunker. From 0.35 to 0.3 and ``FAIRWAY_LOOSE`` from 0.3 to 0.2,
+# 1,000 phone plans of seeds 19202-19402, 19902 and 20002 read 3 plans exactly right more, none less, with 5
+# more flags)
 PEAK = {"k": "mountain", "style": "peak"}  # a mountain drawn as a peak, as a board holds it
 PEAK_RUNNER_UP = 0.2  # least probability of a drawn peak, next to a fairway no neighbour joins, for the peak to be read
 # (600 phone plans of seeds 16602-16902: the three such squares at 0.2 or more were peaks, from 0.15 a fairway too;
@@ -128,10 +131,11 @@ SCRIBBLE_LOOSE = 0.18  # pieces enclosing paper that cover this share of a hazar
 # thin loops enclose less (400 phone plans of seeds 18702 and 18812: 4 scribbles from 0.20, read surely as a
 # bunker, each given 0.9998 or more; of the about 800 hazards asked so, none above 0.98)
 SCRIBBLED_SURELY = 0.99
-FAIRWAY_LOOSE = 0.3  # a fairway whose looping pieces cover this share of it is asked of the fairway scribble reader
+FAIRWAY_LOOSE = 0.2  # a fairway whose looping pieces cover this share of it is asked of the fairway scribble reader
 # whatever its neighbours, and read as scribbled out only at ``SCRIBBLED_SURELY``: a false start scribbled over
-# beside a hole's stub (400 phone plans of seeds 18702 and 18812: about 11 such fairways a plan, 2 of them
-# scribbles, each given 1.0; shaded fairways 0.95 at most)
+# beside a hole's stub (400 phone plans of seeds 18702 and 18812: about 11 such fairways a plan from 0.3, 2 of them
+# scribbles, each given 1.0; shaded fairways 0.95 at most. 20002's plan 0111, loops over a fairway covering 0.23
+# of it, given 1.0)
 SHADE_DOUBT = 0.5  # a square left blank once this share of the ink level was lifted may be a light blackout
 TREE_VOTE = 2.0  # log-evidence one upright tree adds to an orientation
 TREE_CANOPY = 0.03  # least enclosed paper of a canopy, share of the square
