@@ -188,9 +188,18 @@ def eight_bit(path: Path) -> Path:
 def run_net(path: Path, inputs: dict[str, np.ndarray]) -> np.ndarray:
     """Class probabilities (softmax of its one output, the logits) of the ONNX network at ``path`` for named
     inputs."""
-    logits = onnx_net(path).run(None, inputs)[0].astype(np.float64)
-    p = np.exp(logits - logits.max(axis=1, keepdims=True))
-    return p / p.sum(axis=1, keepdims=True)
+    return softmax(onnx_net(path).run(None, inputs)[0].astype(np.float64))
+
+
+def softmax(logits: np.ndarray) -> np.ndarray:
+    """Probabilities from log-odds along the last axis (each row normalised).
+
+    >>> softmax(np.log(np.array([[1.0, 3.0], [2.0, 2.0]])))
+    array([[0.25, 0.75],
+           [0.5 , 0.5 ]])
+    """
+    p = np.exp(logits - logits.max(axis=-1, keepdims=True))
+    return p / p.sum(axis=-1, keepdims=True)
 
 
 def predict_images(patches: list[np.ndarray]) -> np.ndarray:

@@ -35,7 +35,7 @@ import numpy as np
 from rules.eighteen.board import parse
 from rules.eighteen.tracing import trace_holes
 from scanner.games.eighteen.classify import HALVES, SPLIT_DOUBT, Guess, stub_halves, sure
-from scanner.games.eighteen.digits import LABELS, PAR, Candidate, read_rotations, read_turned, steady
+from scanner.games.eighteen.digits import LABELS, PAR, Candidate, read_rotations, read_turned, softmax, steady
 from scanner.games.eighteen.features import EDGES, MARGIN, CellFeatures
 from scanner.games.eighteen.square_edges import CLASSES as EDGE_PAIRS
 from scanner.games.eighteen.square_par import CLASSES
@@ -243,8 +243,7 @@ def pooled_evidence(digit: DigitRead, probs: np.ndarray) -> tuple[float, ...]:
     if digit.par is not None:
         own[digit.par] = max(digit.confidence, UNLISTED)
     logs = DIGIT_POWER * np.log([own[v] for v in CLASSES[:3]]) + SQUARE_POWER * np.log(probs[:3] + 1e-3)
-    p = np.exp(logs - logs.max())
-    return tuple(float(v) for v in p / p.sum())
+    return tuple(float(v) for v in softmax(logs))
 
 
 def with_hole_length(digit: DigitRead, length: int) -> DigitRead:

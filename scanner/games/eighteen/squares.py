@@ -45,6 +45,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from scanner.games.eighteen.digits import softmax
 from scanner.games.eighteen.features import MARGIN, CellFeatures, measure_all
 from scanner.games.eighteen.square_kinds import read_kinds
 
@@ -135,9 +136,7 @@ def kind_probabilities(patches, measured: list[CellFeatures], threshold: float) 
     # not depend on which way the photo was taken, and neither does the answer then.
     x = np.concatenate([describe(p, f, threshold, (0, 1, 2, 3)) for p, f in zip(patches, measured, strict=True)])
     hidden = np.maximum(((x - w["mean"]) / w["scale"]) @ w["w1"] + w["b1"], 0.0)
-    logits = (hidden @ w["w2"] + w["b2"]) / TEMPERATURE
-    p = np.exp(logits - logits.max(axis=1, keepdims=True))
-    p /= p.sum(axis=1, keepdims=True)
+    p = softmax((hidden @ w["w2"] + w["b2"]) / TEMPERATURE)
     return pooled_kinds(p.reshape(len(measured), 4, -1).mean(axis=1), read_kinds(patches, threshold))
 
 
@@ -149,9 +148,7 @@ def pooled_kinds(measured: np.ndarray, pictured: np.ndarray) -> np.ndarray:
     >>> pooled_kinds(np.array([[0.6, 0.4]]), np.array([[0.2, 0.8]])).round(2)
     array([[0.38, 0.62]])
     """
-    logs = MEASURE_POWER * np.log(measured + 1e-6) + PICTURE_POWER * np.log(pictured + 1e-6)
-    p = np.exp(logs - logs.max(axis=1, keepdims=True))
-    return p / p.sum(axis=1, keepdims=True)
+    return softmax(MEASURE_POWER * np.log(measured + 1e-6) + PICTURE_POWER * np.log(pictured + 1e-6))
 
 
 # ---------------------------------------------------------------------------------------------------------
