@@ -575,12 +575,19 @@ def find_lattice(image: np.ndarray, outline: tuple[float, float, float, float] |
     col_window = WINDOW * np.diff(col_lines).mean()
     row_fit, row_found = _refine_drifting(horiz, row_lines, col_lines, row_window)
     col_fit, col_found = _refine_drifting(vert.T, col_lines, row_lines, col_window)
-    points = np.zeros((len(row_lines), len(col_lines), 2))
-    for r in range(len(row_lines)):
-        for c in range(len(col_lines)):
-            x, y = col_lines[c], row_lines[r]
-            for _ in range(3):  # alternate: y on the row curve at x, x on the column curve at y
-                y = np.polyval(row_fit[r], x)
-                x = np.polyval(col_fit[c], y)
-            points[r, c] = (x, y)
-    return Lattice(points, 0.5 * (row_found + col_found))
+    # every crossing at once: y on its row's curve at x, x on its column's curve at y, in turn
+    x, y = np.broadcast_arrays(np.asarray(col_lines, np.float64)[None, :], np.asarray(row_lines, np.float64)[:, None])
+    for _ in range(3):
+        y = quadratic(row_fit[:, None, :], x)
+        x = quadratic(col_fit[None, :, :], y)
+    return Lattice(np.stack([x, y], axis=-1), 0.5 * (row_found + col_found))
+
+
+def quadratic(coefs: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """Quadratics (coefficients on the last axis, highest power first) at ``x``, elementwise, evaluated as
+    ``np.polyval`` does (the same numbers to the last bit), for many curves at once.
+
+    >>> bool(quadratic(np.array([[1.0, 2.0, 3.0], [0.5, 0.0, -1.0]]), np.array([2.0, 4.0])).tolist() == [11.0, 7.0])
+    True
+    """
+    return ((0.0 * x + coefs[..., 0]) * x + coefs[..., 1]) * x + coefs[..., 2]
