@@ -221,7 +221,8 @@ def stub_ink(b: np.ndarray, diagonal: int) -> dict[str, float]:
 
 def blobs(b: np.ndarray) -> tuple[Blob, ...]:
     size = b.shape[0]
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(b, connectivity=8)
+    # 16-bit labels (a square has few pieces) take OpenCV half the time of 32-bit ones
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(b, connectivity=8, ltype=cv2.CV_16U)
     out = []
     for k in range(1, count):
         x, y, w, h, area = stats[k]
@@ -230,7 +231,7 @@ def blobs(b: np.ndarray) -> tuple[Blob, ...]:
         piece = (labels[y:y + h, x:x + w] == k).astype(np.uint8)
         # holes: paper regions inside the piece not connected to the piece's surroundings
         padded = np.pad(1 - piece, 1, constant_values=1)
-        n_paper, paper_labels, paper_stats, _ = cv2.connectedComponentsWithStats(padded, connectivity=4)
+        n_paper, paper_labels, paper_stats, _ = cv2.connectedComponentsWithStats(padded, connectivity=4, ltype=cv2.CV_16U)
         holes = [j for j in range(2, n_paper) if paper_stats[j, cv2.CC_STAT_AREA] >= 4]
         stem = 0.0
         if holes:

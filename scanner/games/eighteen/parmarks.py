@@ -315,7 +315,8 @@ def pieces_to_candidates(b: np.ndarray, side: int, pad: int, erased: np.ndarray 
     """Digit-sized candidates from the cleaned binary crop (square at ``pad``..``pad + side``); with the
     ``erased`` line and diagonal pixels, also each group that touches them with them put back (``with_erased``,
     in the group's box and ``GAP`` beyond)."""
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(b, connectivity=8)
+    # 16-bit labels (a crop has far fewer pieces) take OpenCV half the time of 32-bit ones
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(b, connectivity=8, ltype=cv2.CV_16U)
     x0, y0, w, h, area = (stats[:, i] for i in range(5))
     cx, cy = x0 + w / 2, y0 + h / 2
     # pieces mostly outside the square belong to the neighbours
