@@ -97,27 +97,25 @@ def binarize(ink: np.ndarray, threshold: float) -> np.ndarray:
     return strong[labels]
 
 
-def _crossing(band: np.ndarray, size: int) -> Crossing:
-    """``band`` is (depth, length) with depth running inward. A crossing is ink at every depth."""
-    # A stroke crossing at a slant shifts along the band; widen a little so it still counts.
-    wide = cv2.dilate(band, np.ones((1, 5), np.uint8))
-    through = wide.all(axis=0).astype(np.int8)
-    m = int(round(MARGIN * size * 0.6))
-    through[:m], through[-m:] = 0, 0
-    d = np.diff(np.concatenate([[0], through, [0]]))
-    starts, ends = np.nonzero(d == 1)[0], np.nonzero(d == -1)[0]
-    return Crossing(tuple((s / size, e / size) for s, e in zip(starts, ends, strict=True)))
-
-
-def crossings(b: np.ndarray) -> dict[str, Crossing]:
-    size = b.shape[0]
+def crossings(bs: np.ndarray) -> list[dict[str, Crossing]]:
+    """Strokes crossing the band inside each edge (``BAND``) of each of N binary patches (N, size, size): ink
+    at every depth of the band. The four bands of every patch are looked at together, each laid with its
+    depth across its rows."""
+    n, size = len(bs), bs.shape[-1]
     lo, hi = int(round(BAND[0] * size)), int(round(BAND[1] * size))
-    return {
-        "N": _crossing(b[lo:hi, :], size),
-        "S": _crossing(b[size - hi:size - lo, :][::-1], size),
-        "W": _crossing(b[:, lo:hi].T, size),
-        "E": _crossing(b[:, size - hi:size - lo].T[::-1], size),
-    }
+    bands = np.concatenate([bs[:, lo:hi, :], bs[:, size - hi:size - lo, :],
+                            bs[:, :, lo:hi].transpose(0, 2, 1), bs[:, :, size - hi:size - lo].transpose(0, 2, 1)])
+    # A stroke crossing at a slant shifts along the band; widen a little so it still counts.
+    wide = cv2.dilate(np.ascontiguousarray(bands).reshape(-1, size), np.ones((1, 5), np.uint8)).reshape(bands.shape)
+    through = wide.all(axis=1).astype(np.int8)
+    m = int(round(MARGIN * size * 0.6))
+    through[:, :m], through[:, -m:] = 0, 0
+    d = np.diff(np.pad(through, ((0, 0), (1, 1))), axis=1)
+    starts, ends = np.argwhere(d == 1), np.argwhere(d == -1)  # (band, position), band by band
+    cuts = np.searchsorted(starts[:, 0], np.arange(1, 4 * n))
+    spans = [tuple((s / size, e / size) for s, e in zip(first, last, strict=True))
+             for first, last in zip(np.split(starts[:, 1], cuts), np.split(ends[:, 1], cuts), strict=True)]
+    return [{edge: Crossing(spans[k * n + i]) for k, edge in enumerate("NSWE")} for i in range(n)]
 
 
 @cache
@@ -260,12 +258,13 @@ def measure_all(patches, threshold: float) -> list[CellFeatures]:
     bs = [binarize(np.ascontiguousarray(ink), threshold) for ink in patches]
     if not bs:
         return []
-    shares = diagonal_shares(np.stack(bs))
+    stacked = np.stack(bs)
+    shares = diagonal_shares(stacked)
     size = bs[0].shape[0]
     inner = slice(int(round(MARGIN * size)), size - int(round(MARGIN * size)))
-    return [CellFeatures(corners=_corner_ink(b), ink=float(b[inner, inner].mean()), crossings=crossings(b),
+    return [CellFeatures(corners=_corner_ink(b), ink=float(b[inner, inner].mean()), crossings=crossed,
                          diagonal=(float(d[0]), float(d[1])), blobs=blobs(b), strokes=b)
-            for b, d in zip(bs, shares, strict=True)]
+            for b, d, crossed in zip(bs, shares, crossings(stacked), strict=True)]
 
 
 def measure(ink: np.ndarray, threshold: float) -> CellFeatures:
