@@ -153,9 +153,7 @@ def orientation_and_digits(cands: dict[tuple[int, int], list[Candidate]], up_vot
     only, which reads them just as at all four (the turn is all a par is read at) for a quarter of the work.
     A plan whose digits do not settle it soon is read at all four turns throughout.
     """
-    # the squares with the fewest candidates first (but none without): all four turns of each are read, at a
-    # cost by the candidate
-    squares, probs = sorted(cands, key=lambda sq: (not cands[sq], len(cands[sq]))), {}
+    squares, probs = list(cands), {}
     orient = orientation([], up_votes)
     for i, sq in enumerate(squares):
         if i >= EARLY and orient.confidence >= EARLY_SURE:
