@@ -192,7 +192,7 @@ def _centred(path: np.ndarray, b: np.ndarray, side: int) -> tuple[np.ndarray, fl
     shifts = np.interp(np.arange(len(path)), np.flatnonzero(known), shifts[known])
     k = 2  # a running median over five points
     padded = np.pad(shifts, k, mode="edge")
-    smooth = np.median(np.lib.stride_tricks.sliding_window_view(padded, 2 * k + 1), axis=1)
+    smooth = np.sort(np.lib.stride_tricks.sliding_window_view(padded, 2 * k + 1), axis=1)[:, k]  # the middle one
     return (path + smooth[:, None] * normal).astype(np.float32), breadth
 
 
