@@ -257,8 +257,18 @@ def test_a_reading_that_flips_with_a_pixel_of_ink_is_flagged():
 
 def test_a_clear_digit_reads_steadily_whichever_way_the_plan_lies():
     three = _digit("3")
-    assert steady(three, 0)
-    assert steady(np.ascontiguousarray(np.rot90(three, -1)), 1)  # the plan photographed turned a quarter
+    assert steady([three], 0) == [True]
+    assert steady([np.ascontiguousarray(np.rot90(three, -1))], 1) == [True]  # the plan photographed turned a quarter
+
+
+def test_crops_asked_together_are_judged_each_as_alone():
+    """A stroke one pixel wide has no thinner variant: the crops after it must still line up with their readings."""
+    three, smear, stroke = _digit("3"), np.ones((20, 14), np.uint8), np.zeros((20, 14), np.uint8)
+    stroke[2:18, 6] = 1
+    together = steady([three, stroke, smear, three], 0)
+    assert together == [True, False, False, True]
+    assert together == [steady([crop], 0)[0] for crop in (three, stroke, smear, three)]
+    assert steady([], 0) == []
 
 
 def test_a_dark_printed_border_does_not_hide_a_faint_digit():

@@ -813,7 +813,7 @@ def read_plan(image: np.ndarray) -> PlanReading:
         (r, c), = gorse
         if final[r][c].confidence >= FLAG_BELOW and not _held_elsewhere(patches, (r, c), threshold, planmod.HOLDS_PRINT):
             final[r][c] = lone_gorse(final[r][c])
-    digit_reads = {(r, c): planmod.read_par(cs, probs[r, c], turns) for (r, c), cs in cands.items()}
+    digit_reads = planmod.read_pars({(r, c): (cs, probs[r, c]) for (r, c), cs in cands.items()}, turns)
     # a fairway over a corner-to-corner line with a par digit in it is a tee/green whose split the network missed
     for r, c in [(r, c) for r in range(rows) for c in range(cols) if planmod.may_be_teegreen(final[r][c])]:
         ink = full_detail(r, c)

@@ -252,20 +252,30 @@ def _slanted(patch: np.ndarray, slant: float) -> np.ndarray:
     return (cv2.warpAffine(patch.astype(np.uint8), m, (w + 2 * pad, h)) > 0).astype(np.uint8)
 
 
-def steady(patch: np.ndarray, turns: int) -> bool:
-    """Whether a crop, read turned ``turns`` quarter turns, stays the same par digit with a pixel of ink
+def steady(patches: list[np.ndarray], turns: int) -> list[bool]:
+    """Whether each crop, read turned ``turns`` quarter turns, stays the same par digit with a pixel of ink
     more and a pixel less round its strokes, and is read as no other par when written more or less
-    slanted: a reading that flips with that is a guess."""
-    upright = np.ascontiguousarray(np.rot90(patch, turns))
+    slanted: a reading that flips with that is a guess. All the crops' variants are read in one batch."""
+    variants, inked_counts = [], []
     k = np.ones((2, 2), np.uint8)
-    thin = cv2.erode(upright, k)
-    inked = [upright, cv2.dilate(upright, k)] + ([thin] if thin.sum() >= 8 else [])
-    slanted = [_slanted(upright, slant) for slant in SLANTS]
-    probs = predict(describe_all(inked + slanted))[:, :3]  # upright only: the crop is already turned
-    value = int(probs[0].argmax())
-    same_ink = bool((probs[:len(inked)].argmax(axis=1) == value).all() and probs[:len(inked)].max(axis=1).min() > 0.5)
-    other = np.delete(probs[len(inked):], value, axis=1)
-    return same_ink and float(other.max()) <= 0.5
+    for patch in patches:
+        upright = np.ascontiguousarray(np.rot90(patch, turns))
+        thin = cv2.erode(upright, k)
+        inked = [upright, cv2.dilate(upright, k)] + ([thin] if thin.sum() >= 8 else [])
+        variants += inked + [_slanted(upright, slant) for slant in SLANTS]
+        inked_counts.append(len(inked))
+    if not variants:
+        return []
+    all_probs = predict(describe_all(variants))[:, :3]  # upright only: the crops are already turned
+    verdicts, start = [], 0
+    for count in inked_counts:
+        probs = all_probs[start:start + count + len(SLANTS)]
+        start += count + len(SLANTS)
+        value = int(probs[0].argmax())
+        same_ink = bool((probs[:count].argmax(axis=1) == value).all() and probs[:count].max(axis=1).min() > 0.5)
+        other = np.delete(probs[count:], value, axis=1)
+        verdicts.append(same_ink and float(other.max()) <= 0.5)
+    return verdicts
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -164,7 +164,23 @@ def orientation_and_digits(cands: dict[tuple[int, int], list[Candidate]], up_vot
 
 
 def read_par(cands: list[Candidate], probs: np.ndarray, turns: int) -> DigitRead:
-    """The par digit of a square, read with the plan's orientation."""
+    """The par digit of a square, read with the plan's orientation (``read_pars`` for one square)."""
+    return read_pars({None: (cands, probs)}, turns)[None]
+
+
+def read_pars(squares: dict, turns: int) -> dict:
+    """The par digit of each square (key -> its candidates and their ``digit_probabilities``), read with the
+    plan's orientation (``_par_reading``); a par that would be sure is flagged (``UNSTEADY``) when its piece's
+    reading is not ``steady``, the pieces of all squares asked at once."""
+    reads = {key: _par_reading(cands, probs, turns) for key, (cands, probs) in squares.items()}
+    asked = [key for key, read in reads.items() if read.confidence > UNSTEADY]
+    verdicts = steady([reads[key].patch for key in asked], turns)
+    return reads | {key: replace(reads[key], confidence=UNSTEADY) for key, ok in zip(asked, verdicts, strict=True) if not ok}
+
+
+def _par_reading(cands: list[Candidate], probs: np.ndarray, turns: int) -> DigitRead:
+    """The par digit of a square from its best piece, as sure as its rivals and the mark's other cuts let it be
+    (before the steadiness of its reading is asked)."""
     if not len(probs):
         return DigitRead(None, 0.0, None)
     upright = probs[:, turns, :]
@@ -187,8 +203,6 @@ def read_par(cands: list[Candidate], probs: np.ndarray, turns: int) -> DigitRead
     as_cut = [read for i, read in zip(same_mark, reads, strict=True) if not cands[i].restored]
     if cands[best].restored and order[0] not in as_cut:
         confidence = min(confidence, UNSTEADY)
-    if confidence > UNSTEADY and not steady(cands[best].patch, turns):
-        confidence = UNSTEADY
     alternatives = tuple((PAR[LABELS[j]], float(p[j])) for j in order[1:] if p[j] > UNLISTED)
     digit_like = float(p[:3].sum())
     others = tuple((c.centre, float(upright[i, :3].sum())) for i, c in enumerate(cands) if i != best)
