@@ -34,6 +34,7 @@ from scipy.ndimage import maximum_filter1d, uniform_filter1d
 
 from scanner.channels import darkest_channel
 from scanner.errors import ScanError
+from scanner.histogram import uint8_percentile
 from scanner.locate import thin_dark
 
 MIN_CELLS, MAX_CELLS = 2, 40
@@ -124,9 +125,10 @@ def line_share(strength: np.ndarray, region: tuple[slice, slice]) -> np.ndarray:
     """Line strength capped at the level of the printed lines, as a share of it (0..1): a profile of it
     measures how much of a row is line, so heavy pen strokes count no more than pale printed lines do.
     The level is that of the strongest twentieth of ``region``, but no more than ``PAPER_SPREADS`` times
-    the paper's own (a plan covered in heavy ink has a twentieth of pen strokes)."""
-    sample = strength[region][::2, ::2]
-    low, high = np.percentile(sample, (PAPER_LEVEL, LINE_LEVEL))
+    the paper's own (a plan covered in heavy ink has a twentieth of pen strokes). ``strength``: one of
+    ``line_strengths``, whole numbers 0-255 as floats."""
+    sample = strength[region][::2, ::2].astype(np.uint8)  # whole numbers 0-255: counted, not sorted
+    low, high = uint8_percentile(sample, PAPER_LEVEL), uint8_percentile(sample, LINE_LEVEL)
     cap = max(1.0, min(float(high), PAPER_SPREADS * max(1.0, float(low))))
     return np.minimum(strength, cap) / cap
 
