@@ -106,7 +106,7 @@ def crossings(bs: np.ndarray) -> list[dict[str, Crossing]]:
     bands = np.concatenate([bs[:, lo:hi, :], bs[:, size - hi:size - lo, :],
                             bs[:, :, lo:hi].transpose(0, 2, 1), bs[:, :, size - hi:size - lo].transpose(0, 2, 1)])
     # A stroke crossing at a slant shifts along the band; widen a little so it still counts.
-    wide = cv2.dilate(np.ascontiguousarray(bands).reshape(-1, size), np.ones((1, 5), np.uint8)).reshape(bands.shape)
+    wide = cv2.dilate(bands.reshape(-1, size), np.ones((1, 5), np.uint8)).reshape(bands.shape)
     through = wide.all(axis=1).astype(np.int8)
     m = int(round(MARGIN * size * 0.6))
     through[:, :m], through[:, -m:] = 0, 0
