@@ -251,7 +251,7 @@ def _ring_inside(piece: np.ndarray, side: int) -> np.ndarray | None:
     contours, _ = cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     filled = np.zeros_like(piece)
     cv2.drawContours(filled, contours, -1, 1, -1)
-    if (filled & (1 - piece)).sum() < RING_HOLE * side * side:
+    if np.count_nonzero(filled > piece) < RING_HOLE * side * side:  # paper enclosed by the piece
         return None
     band = _stroke_width(piece) + max(1, side // 48)
     inner = cv2.erode(filled, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * band + 1, 2 * band + 1)))
@@ -268,20 +268,19 @@ def _groups(boxes: np.ndarray, gap: float) -> list[list[int]]:
             & (y0[:, None] - gap <= y1[None, :]) & (y0[None, :] - gap <= y1[:, None]))
     out = [[i] for i in range(n)]
     out += np.argwhere(np.triu(near, 1)).tolist()
-    seen = np.zeros(n, bool)
-    for i in range(n):  # clusters: connected parts of the "near" relation
-        if seen[i]:
-            continue
-        stack, members = [i], []
-        seen[i] = True
-        while stack:
-            k = stack.pop()
-            members.append(k)
-            for j in np.flatnonzero(near[k] & ~seen):
-                seen[j] = True
-                stack.append(int(j))
+    # clusters: connected parts of the "near" relation, each from its lowest piece on; the relation closed
+    # by squaring (pieces within 2, 4, 8... steps) until it stops growing
+    joined = near | np.eye(n, dtype=bool)
+    while True:
+        wider = (joined.astype(np.float32) @ joined.astype(np.float32)) > 0
+        if (wider == joined).all():
+            break
+        joined = wider
+    first = joined.argmax(axis=1)  # each piece's cluster by its lowest member
+    for i in np.flatnonzero(first == np.arange(n)).tolist():
+        members = np.flatnonzero(joined[i]).tolist()
         if len(members) > 2:
-            out.append(sorted(members))
+            out.append(members)
     return out
 
 
@@ -351,12 +350,13 @@ def pieces_to_candidates(b: np.ndarray, side: int, pad: int, erased: np.ndarray 
         # a ring round a digit: its box holds room for the ring's hole besides its ink
         room = w[k] * h[k] - area[k] >= RING_HOLE * side * side
         if room and MIN_TALL <= max(w[k], h[k]) / side <= 1.3 * MAX_TALL:
-            piece = np.pad((labels[y0[k]:y0[k] + h[k], x0[k]:x0[k] + w[k]] == k).astype(np.uint8), 1)
+            piece = cv2.copyMakeBorder((labels[y0[k]:y0[k] + h[k], x0[k]:x0[k] + w[k]] == k).astype(np.uint8),
+                                       1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
             ring = _ring_inside(piece, side)
             if ring is not None:
                 out.append(_candidate(ring, int(x0[k]) - 1, int(y0[k]) - 1, side, pad))
     found = [c for c in out if c is not None]
-    found.sort(key=lambda c: -int(c.patch.sum()))
+    found.sort(key=lambda c: -cv2.countNonZero(c.patch))
     return found[:MAX_CANDIDATES]
 
 
