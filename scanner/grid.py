@@ -60,7 +60,7 @@ DRIFT_CLOSE, DRIFT_FIT = 1.5, 0.8  # the share of them within this many pixels o
 # outline was found a little off: 0.93 and up; pale lines among heavy pen strokes: 0.2-0.45)
 FAINT_PRINT = 0.35  # comb score below which, on both axes, the printed lines are taken as lost (a washed-out or
 # dotted print): the squares are counted from the drawing's rhythm instead
-DRAWING_RHYTHM = 0.25  # least comb score of the drawing's rhythm on both axes for it to count the squares (lost-line
+DRAWING_RHYTHM = 0.25  # least comb score of the drawing's rhythm on an axis for it to count the squares (lost-line
 # plans: 0.34 and up; plans with clear lines, whose printed lines are ink too: 0.05-0.98 over 398 plans)
 INK_CONTRAST = 40  # grey levels below the surrounding paper, in the darkest channel, from which a pixel is a stroke
 LINE_RUN = 15  # least straight run (pixels) of a line segment, for placing lines and confirming them
@@ -367,12 +367,24 @@ def _drawing_counts(image: np.ndarray, inside: tuple[slice, slice], rows: _Axis,
     """(rows, cols) from the rhythm of the drawing between the outer lines of ``rows`` and ``cols``, or None
     when it has none clear enough (``DRAWING_RHYTHM``): the largest pair of plausible counts that makes
     squares; None too when none makes squares within a step (``ASPECT_TOLERANCE``) of the outline's shape
-    (a plan seen 45 degrees turned, its pale lines counting 10 x 10: its drawing's rhythm made 4 x 2)."""
+    (a plan seen 45 degrees turned, its pale lines counting 10 x 10: its drawing's rhythm made 4 x 2).
+    When only one axis's drawing has a clear rhythm (fairways running along the other blur its rhythm: a
+    washed-out plan, 0.35 for its 10 rows, 0.15 for 9 columns and 0.15 for 10), that axis's count is taken
+    and the other's is the one that makes the squares square (as ``_choose_counts`` does for lost lines)."""
     strokes = stroke_map(image)
     row_axis = _rhythm_axis(strokes[:, inside[1]].mean(axis=1), rows.first, rows.last)
     col_axis = _rhythm_axis(strokes[inside[0]].mean(axis=0), cols.first, cols.last)
-    if min(max(row_axis.scores.values()), max(col_axis.scores.values())) < DRAWING_RHYTHM:
+    row_top, col_top = max(row_axis.scores.values()), max(col_axis.scores.values())
+    if max(row_top, col_top) < DRAWING_RHYTHM:
         return None
+    if min(row_top, col_top) < DRAWING_RHYTHM:
+        if aspect is None:
+            return None
+        if row_top >= DRAWING_RHYTHM:
+            counted = max(_undoubled(row_axis, _plausible(row_axis, PLAUSIBLE)))
+            return counted, max(MIN_CELLS, round(counted / aspect))
+        counted = max(_undoubled(col_axis, _plausible(col_axis, PLAUSIBLE)))
+        return max(MIN_CELLS, round(counted * aspect)), counted
     pairs = [(r, c) for r in _undoubled(row_axis, _plausible(row_axis, PLAUSIBLE))
              for c in _undoubled(col_axis, _plausible(col_axis, PLAUSIBLE))]
     best = _largest_squarest(pairs, aspect)

@@ -386,6 +386,42 @@ def test_squares_are_counted_from_the_drawing_when_the_printed_lines_are_lost(ro
     assert lattice.line_support < 0.7  # counted, but no printed line bears the squares out
 
 
+def fairways_along_rows(rows: int, cols: int, pitch: float) -> np.ndarray:
+    """A rectified plan (48 px margin) whose inner lines are washed out, its outline still showing, and whose
+    drawing runs along its rows: three heavy strokes across the whole width in the middle of every row (lakes
+    drawn as waves all along it), and nothing that marks the columns."""
+    right, bottom = 48 + cols * pitch, 48 + rows * pitch
+    img = np.full((round(bottom) + 48, round(right) + 48, 3), 228, np.uint8)
+    cv2.rectangle(img, (48, 48), (round(right), round(bottom)), (40, 40, 40), 2)
+    for r in range(rows):
+        for k in (0.35, 0.5, 0.65):
+            xs = np.arange(56, right - 8, 2.0)
+            ys = 48 + (r + k) * pitch + 3 * np.sin(xs / 5)
+            cv2.polylines(img, [np.int32(np.column_stack([xs, ys]))], False, (60, 60, 60), 3)
+    return np.clip(img + np.random.default_rng(2).normal(0, 6, img.shape), 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(10, 10), (8, 12)])
+def test_lost_lines_are_counted_from_one_axis_of_the_drawing_and_the_squares_shape(rows, cols):
+    pitch = 560 / max(rows, cols)
+    img = fairways_along_rows(rows, cols, pitch)
+    right, bottom = 48 + cols * pitch, 48 + rows * pitch
+    lattice = find_lattice(img, (48, 48, right, bottom), rows / cols)
+    assert (lattice.rows, lattice.cols) == (rows, cols)
+    # the drawing turned a quarter: its columns counted, its rows made square
+    turned = np.ascontiguousarray(np.rot90(img))
+    lattice = find_lattice(turned, (48, turned.shape[0] - bottom, bottom, turned.shape[0] - 48), cols / rows)
+    assert (lattice.rows, lattice.cols) == (cols, rows)
+
+
+def test_one_axis_of_the_drawing_does_not_count_squares_of_unknown_shape():
+    img = fairways_along_rows(10, 10, 56)
+    inside = (slice(48, 608), slice(48, 608))
+    outline = _Axis(48.0, 608.0, {})
+    assert _drawing_counts(img, inside, outline, outline, None) is None
+    assert _drawing_counts(img, inside, outline, outline, 1.0) == (10, 10)
+
+
 def test_a_grid_running_off_the_photo_gives_way_to_a_well_confirmed_one_inside_it(monkeypatch):
     from scanner.games import eighteen
     from scanner.locate import WORK_SIDE, GridQuad
