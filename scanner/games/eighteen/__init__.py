@@ -129,7 +129,10 @@ SCRIBBLED = "loops over most of the square: scribbled out, leaving it empty"  # 
 SCRIBBLE_LOOSE = 0.18  # pieces enclosing paper that cover this share of a hazard together have it asked too, but
 # read as scribbled out only when the reader is sure of it (``SCRIBBLED_SURELY``), else left as read: a light pen's
 # thin loops enclose less (400 phone plans of seeds 18702 and 18812: 4 scribbles from 0.20, read surely as a
-# bunker, each given 0.9998 or more; of the about 800 hazards asked so, none above 0.98)
+# bunker, each given 0.9998 or more; of the about 800 hazards asked so, none above 0.98); from ``SCRIBBLED_SURE``
+# it is flagged as it is read (440 phone plans of seeds 19902, 20302 and 20002: of the 666 hazards asked so, 3
+# were given 0.5 or more, all of them scribbles, one given 0.60 read as a lake; 20702's plan 0176, a scribble
+# given 0.94, read as a bunker)
 SCRIBBLED_SURELY = 0.99
 FAIRWAY_LOOSE = 0.2  # a fairway whose looping pieces cover this share of it is asked of the fairway scribble reader
 # whatever its neighbours, and read as scribbled out only at ``SCRIBBLED_SURELY``: a false start scribbled over
@@ -409,8 +412,17 @@ def scribbled_out(guess: Guess, scribbled_chance: float) -> Guess:
     >>> read.value, read.confidence < FLAG_BELOW, read.alternatives
     ({'k': 'empty'}, True, (({'k': 'bunker'}, 0.9),))
     """
-    if scribbled_chance >= SCRIBBLED_SURE:
-        return scribbled(guess)
+    return scribbled(guess) if scribbled_chance >= SCRIBBLED_SURE else maybe_scribbled(guess, scribbled_chance)
+
+
+def maybe_scribbled(guess: Guess, scribbled_chance: float) -> Guess:
+    """A reading kept as it is but flagged, with empty offered at ``scribbled_chance``: the scribble reader
+    doubts it is drawn at all.
+
+    >>> read = maybe_scribbled(Guess({"k": "bunker"}, 0.9), 0.6)
+    >>> read.value, read.confidence < FLAG_BELOW, read.alternatives[-1]
+    ({'k': 'bunker'}, True, ({'k': 'empty'}, 0.6))
+    """
     return Guess(guess.value, min(guess.confidence, BLANK_DOUBT),
                  guess.alternatives + (({"k": "empty"}, scribbled_chance),),
                  note="inked like a scribble: maybe scribbled out, leaving the square empty")
@@ -712,6 +724,8 @@ def read_plan(image: np.ndarray) -> PlanReading:
             guesses[r][c] = scribbled_out(guesses[r][c], float(chance))
         elif chance >= SCRIBBLED_SURELY:
             guesses[r][c] = scribbled(guesses[r][c])
+        elif chance >= SCRIBBLED_SURE:  # not sure enough to read it as scribbled out, too sure to pass unflagged
+            guesses[r][c] = maybe_scribbled(guesses[r][c], float(chance))
     faint = faint_squares(flat, measured, threshold)
     for i, guess in zip(faint, _read_faint(flat, faint, threshold), strict=True):
         guesses[i // cols][i % cols] = guess
