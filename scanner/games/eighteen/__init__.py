@@ -341,12 +341,17 @@ def scribble_like(guess: Guess, measured: CellFeatures, piece: float = SCRIBBLE_
     ``SCRIBBLE_BLOT`` of it. It may be loops scribbled over a feature drawn in the wrong square."""
     if guess.value["k"] not in HAND_DRAWN:
         return False
-    return looping_share(measured) >= piece or any(blob.area >= SCRIBBLE_BLOT for blob in measured.blobs)
+    return looping_share(measured) >= piece or blotted(measured)
 
 
 def looping_share(measured: CellFeatures) -> float:
     """The share of a square that its pieces of ink enclosing paper cover together."""
     return sum(blob.area for blob in measured.blobs if blob.holes)
+
+
+def blotted(measured: CellFeatures) -> bool:
+    """Whether one piece of a square's ink, of any shape, covers ``SCRIBBLE_BLOT`` of it."""
+    return any(blob.area >= SCRIBBLE_BLOT for blob in measured.blobs)
 
 
 def stray_fairway(squares: list[list[Guess]], r: int, c: int, measured: CellFeatures) -> bool:
@@ -850,13 +855,18 @@ def read_plan(image: np.ndarray) -> PlanReading:
     for (r, c), digit in digit_reads.items():
         final[r][c] = planmod.resolve_teegreen(guesses, r, c, digit, sides[r, c])
     stray = [(r, c) for r in range(rows) for c in range(cols) if stray_fairway(final, r, c, measured[r * cols + c])]
-    # any other fairway that loops as much as a shaded one is asked too, and taken as scribbled out only surely
+    # any other fairway that loops as much as a shaded one, or whose ink runs into a blot (loops run together by a
+    # broad pen or blur enclose nothing), is asked too, and taken as scribbled out only surely, else flagged when
+    # the reader doubts it
     loose = [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in stray
-             and final[r][c].value["k"] == "fairway" and looping_share(measured[r * cols + c]) >= FAIRWAY_LOOSE]
+             and final[r][c].value["k"] == "fairway" and (looping_share(measured[r * cols + c]) >= FAIRWAY_LOOSE
+                                                           or blotted(measured[r * cols + c]))]
     chances = scribbled_probability([full_detail(r, c) for r, c in stray + loose], "fairway")
     for (r, c), chance in zip(stray + loose, chances, strict=True):
         if chance >= (SCRIBBLED_SURE if (r, c) in stray else SCRIBBLED_SURELY):
             final[r][c] = scribbled(final[r][c])
+        elif chance >= SCRIBBLED_SURE:
+            final[r][c] = maybe_scribbled(final[r][c], float(chance))
     settled = [list(row) for row in final]  # each doubtful fairway judged by its neighbours as they were read
     final = [[planmod.fairway_from_neighbours(settled, r, c) for c in range(cols)] for r in range(rows)]
     final = [[lone_peak(final, r, c) for c in range(cols)] for r in range(rows)]
