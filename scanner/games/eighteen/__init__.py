@@ -138,7 +138,9 @@ FAIRWAY_LOOSE = 0.2  # a fairway whose looping pieces cover this share of it is 
 # whatever its neighbours, and read as scribbled out only at ``SCRIBBLED_SURELY``: a false start scribbled over
 # beside a hole's stub (400 phone plans of seeds 18702 and 18812: about 11 such fairways a plan from 0.3, 2 of them
 # scribbles, each given 1.0; shaded fairways 0.95 at most. 20002's plan 0111, loops over a fairway covering 0.23
-# of it, given 1.0)
+# of it, given 1.0); so is one whose ink runs into a blot (``blotted``: 440 phone plans of seeds 19902, 20302 and
+# 20002, 4,242 such fairways, one given 0.5 or more, a scribble; 20802's plan 0014, a scribble, given 0.9999). A
+# fairway so asked that the reader doubts (``SCRIBBLED_SURE`` and up) is flagged
 SHADE_DOUBT = 0.5  # a square left blank once this share of the ink level was lifted may be a light blackout
 TREE_VOTE = 2.0  # log-evidence one upright tree adds to an orientation
 TREE_CANOPY = 0.03  # least enclosed paper of a canopy, share of the square
