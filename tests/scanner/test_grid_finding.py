@@ -408,9 +408,10 @@ def test_lost_lines_are_counted_from_one_axis_of_the_drawing_and_the_squares_sha
     right, bottom = 48 + cols * pitch, 48 + rows * pitch
     lattice = find_lattice(img, (48, 48, right, bottom), rows / cols)
     assert (lattice.rows, lattice.cols) == (rows, cols)
-    # the drawing turned a quarter: its columns counted, its rows made square
+    # the drawing turned a quarter (anticlockwise: x <- y, y <- width - x): its columns counted, its rows made square
     turned = np.ascontiguousarray(np.rot90(img))
-    lattice = find_lattice(turned, (48, turned.shape[0] - bottom, bottom, turned.shape[0] - 48), cols / rows)
+    width = img.shape[1]
+    lattice = find_lattice(turned, (48, width - right, bottom, width - 48), cols / rows)
     assert (lattice.rows, lattice.cols) == (cols, rows)
 
 
