@@ -377,17 +377,20 @@ def _drawing_counts(image: np.ndarray, inside: tuple[slice, slice], rows: _Axis,
     row_top, col_top = max(row_axis.scores.values()), max(col_axis.scores.values())
     if max(row_top, col_top) < DRAWING_RHYTHM:
         return None
+
+    def counts(axis: _Axis) -> list[int]:  # asked only of an axis with a clear rhythm
+        return _undoubled(axis, _plausible(axis, PLAUSIBLE))
+
     if min(row_top, col_top) < DRAWING_RHYTHM:
         if aspect is None:
             return None
         if row_top >= DRAWING_RHYTHM:
-            counted = max(_undoubled(row_axis, _plausible(row_axis, PLAUSIBLE)))
+            counted = max(counts(row_axis))
             return counted, max(MIN_CELLS, round(counted / aspect))
-        counted = max(_undoubled(col_axis, _plausible(col_axis, PLAUSIBLE)))
+        counted = max(counts(col_axis))
         return max(MIN_CELLS, round(counted * aspect)), counted
-    pairs = [(r, c) for r in _undoubled(row_axis, _plausible(row_axis, PLAUSIBLE))
-             for c in _undoubled(col_axis, _plausible(col_axis, PLAUSIBLE))]
-    best = _largest_squarest(pairs, aspect)
+    row_counts, col_counts = counts(row_axis), counts(col_axis)
+    best = _largest_squarest([(r, c) for r in row_counts for c in col_counts], aspect)
     return best if _off_square(best, aspect) < 2 else None
 
 
