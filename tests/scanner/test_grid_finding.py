@@ -283,6 +283,21 @@ def test_an_axis_whose_lines_are_lost_takes_the_count_that_makes_squares():
     assert _choose_counts(_axis(BLURRED_ROWS), _axis(SHARP_COLS), aspect=1.2) == (12, 10)
 
 
+# Comb scores measured on a plan of 10 x 10 squares whose column lines are all but washed out under a heavy
+# drawing: no count of columns makes squares with the clear 10 rows, and of those that nearly do, 12 scores best.
+CLEAR_ROWS = {2: 0.686, 6: 0.261, 8: 0.097, 9: 0.184, 10: 0.648, 13: 0.186, 14: 0.106, 17: 0.125, 18: 0.135,
+              21: 0.097, 30: 0.269, 40: 0.098}
+WASHED_COLS = {2: 0.092, 3: 0.117, 6: 0.252, 7: 0.311, 9: 0.124, 10: 0.094, 11: 0.14, 12: 0.132, 13: 0.11, 14: 0.159,
+               15: 0.097, 17: 0.129, 18: 0.118, 19: 0.123, 21: 0.177, 30: 0.221}
+
+
+def test_an_axis_whose_counts_make_squares_only_nearly_takes_the_count_that_makes_them():
+    assert _choose_counts(_axis(CLEAR_ROWS), _axis(WASHED_COLS), aspect=0.99) == (10, 10)
+    assert _choose_counts(_axis(WASHED_COLS), _axis(CLEAR_ROWS), aspect=1.01) == (10, 10)
+    # a pair of counts the lines bear out that makes squares wins as before
+    assert _choose_counts(_axis(CLEAR_ROWS), _axis(WASHED_COLS), aspect=0.83) == (10, 12)
+
+
 def test_without_clear_lines_on_either_axis_the_plausible_counts_stand():
     faint_cols = {n: v / 5 for n, v in CLEAR_COLS.items()}  # cards or tiles that happen to line up
     rows, cols = _choose_counts(_axis(PALE_ROWS), _axis(faint_cols), aspect=1.1)
