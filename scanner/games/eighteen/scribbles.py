@@ -17,11 +17,12 @@ of its fairways) and ``OTHERS`` more at random, cut where its truth file puts th
 turns and mirror images (a scribble has no top, and a drawing turned over is no scribble). Run ``python -m
 scanner.games.eighteen.scribbles [hazard|fairway] FOLDER... HELD_OUT_FOLDER`` (needs PyTorch, ``pip install -e
 .[train]``) to rebuild both networks or the one named; each prints its accuracy on the scribbles and drawings
-of the held-out folder. A plan holds a few looping hazards at most, so the hazard reader runs at 32 bits; the
-fairway reader is asked about every blotted fairway too (26 a plan on average, 5 at the median), and runs as its
-8-bit twin (``Reader.quantized``, written by ``quantize``: half the time; on the 1,648 squares of seed 20302's
-training material its chance moved by 0.004 at most, none across 0.5 or 0.99. The hazard reader's twin moved
-one of them across 0.99, by up to 0.12, and is not used).
+of the held-out folder (then ``python -m scanner.games.eighteen.quantize --only scribbles_fairway FOLDER...``
+writes the fairway reader's 8-bit twin again). A plan holds a few looping hazards at most, so the hazard
+reader runs at 32 bits; the fairway reader is asked about every blotted fairway too (26 a plan on average, 5 at
+the median), and runs as its 8-bit twin (``Reader.quantized``, written by ``quantize``: half the time; on the
+1,648 squares of seed 20302's training material its chance moved by 0.004 at most, none across 0.5 or 0.99. The
+hazard reader's twin moved one of them across 0.99, by up to 0.12, and is not used).
 
 The committed networks were trained on the 1,400 plans of seeds 17002-17402, 15352 and 16302 (about 9 minutes
 each on two cores) and held out on 16502: the hazard reader read all 57 scribbles and 1,599 of 1,600
