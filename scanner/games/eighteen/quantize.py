@@ -1,15 +1,16 @@
 """Write the 8-bit twins of five 18 Holes networks, which a scan runs (a build step, not part of a scan).
 
 The trained networks (``digits_cnn.onnx``, ``square_par.onnx``, ``square_edges.onnx``, ``square_kinds.onnx``,
-``scribbles_fairway.onnx``) keep 32-bit weights: they are what training starts from and writes. A scan runs each one's twin
-(``digits.eight_bit``), its weights and activations stored as 8-bit integers, one scale per output channel for
-the weights: ONNX Runtime reads those with integer arithmetic (a batch of 32 squares in 13 ms instead of 36 for
-the par reader, 4 instead of 6 for the edge reader, 2.2 instead of 3.6 for the kind reader, 0.5 instead of 0.8
-for 32 digit pieces). The activations' ranges are set from inputs like a scan's (``calibration_sets``): for the
-whole-square readers, the squares of photographed plans (cut from the true grid; for the kind reader, by the
-scanner; for the fairway scribble reader, its own training material, ``scribbles.photo_squares``); for the digit network, the pieces cut from drawn squares. Weights use 7 of their 8 bits
-(``reduce_range``), so that a CPU without the dot-product instructions for 8-bit integers (older x86), which sums
-pairs of products in 16 bits, cannot saturate them.
+``scribbles_fairway.onnx``) keep 32-bit weights: they are what training starts from and writes. A scan runs each
+one's twin (``digits.eight_bit``), its weights and activations stored as 8-bit integers, one scale per output
+channel for the weights: ONNX Runtime reads those with integer arithmetic (a batch of 32 squares in 13 ms instead
+of 36 for the par reader, 4 instead of 6 for the edge reader, 2.2 instead of 3.6 for the kind reader, 0.5 instead
+of 0.8 for 32 digit pieces). The activations' ranges are set from inputs like a scan's (``calibration_sets``):
+for the whole-square readers, the squares of photographed plans (cut from the true grid; for the kind reader, by
+the scanner; for the fairway scribble reader, its own training material, ``scribbles.photo_squares``); for the
+digit network, the pieces cut from drawn squares. Weights use 7 of their 8 bits (``reduce_range``), so that a
+CPU without the dot-product instructions for 8-bit integers (older x86), which sums pairs of products in 16 bits,
+cannot saturate them.
 
 Run ``python -m scanner.games.eighteen.quantize [--only NETWORK] FOLDER...`` after training any of them (needs
 ``pip install -e .[train]`` for the ONNX package); it prints, for each network, how often the twin reads an
@@ -49,8 +50,8 @@ def calibration_sets(folders: list[Path]) -> dict[Path, Callable[[], tuple[dict[
     """For each trained network, what gives the inputs its activations' ranges are set from and those its twin
     is checked on: for the whole-square readers, the first ``CALIBRATION_SHARE`` of the squares of the photos in
     ``folders`` (``square_par.photographed_squares``, in the photos' order; for the kind reader, its own
-    ``square_kinds.photo_samples`` of the first folder's) and the rest; for the digit network, drawn
-    squares of two random streams."""
+    ``square_kinds.photo_samples`` of the first folder's; for a scribble reader run as its twin,
+    ``scribbles.photo_squares``) and the rest; for the digit network, drawn squares of two random streams."""
     from scanner.games.eighteen import scribbles, square_edges, square_kinds, square_par
     from scanner.games.eighteen.truth_photos import read_photos
 
@@ -69,7 +70,8 @@ def calibration_sets(folders: list[Path]) -> dict[Path, Callable[[], tuple[dict[
             square_edges.MODEL: lambda: split(square_par.photographed_squares(folders, square_edges.SIDE)[0]),
             square_kinds.MODEL: kinds,
             CNN_MODEL: lambda: (digit_inputs(DIGIT_SQUARES, 0), digit_inputs(DIGIT_SQUARES, 1)),
-            **{reader.model: partial(scribbled, reader) for reader in scribbles.READERS.values() if reader.quantized}}
+            **{reader.model: partial(scribbled, reader)
+               for reader in scribbles.READERS.values() if reader.quantized}}
 
 
 def batches(inputs: dict[str, np.ndarray], size: int = BATCH) -> Iterator[dict[str, np.ndarray]]:
