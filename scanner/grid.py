@@ -277,16 +277,11 @@ def _choose_counts(rows: _Axis, cols: _Axis, aspect: float | None) -> tuple[int,
         row_counts, col_counts = row_counts + more_rows, col_counts + more_cols
     best = _largest_squarest([(r, c) for r in row_counts for c in col_counts], aspect)
     row_top, col_top = max(rows.scores.values()), max(cols.scores.values())
-
-    def squared(by_rows: bool) -> tuple[int, int]:  # the clearer axis's count, and the other's making squares
-        return (best[0], max(MIN_CELLS, round(best[0] / aspect))) if by_rows else (
-            max(MIN_CELLS, round(best[1] * aspect)), best[1])
-
     if aspect is not None and max(row_top, col_top) >= CLEAR_LINES:
         if row_top < FAINT_AXIS * col_top:
-            return squared(by_rows=False)
+            return _squared(best[1], False, aspect)
         if col_top < FAINT_AXIS * row_top:
-            return squared(by_rows=True)
+            return _squared(best[0], True, aspect)
     if _off_square(best, aspect) < 2 or max(row_top, col_top) < CLEAR_LINES:
         return best
     shaped = [(r, c) for r in _plausible(rows, SHAPED) for c in _plausible(cols, SHAPED)
@@ -299,7 +294,18 @@ def _choose_counts(rows: _Axis, cols: _Axis, aspect: float | None) -> tuple[int,
     # only near square: of the weaker axis's near misses the largest would win (a 10 x 10 plan's pale columns:
     # 12 at 0.13 of their best 0.31, 10 at 0.09), so it takes the count that makes the clearer axis's squares
     # square, as for lines all but lost
-    return squared(by_rows=row_top >= col_top)
+    by_rows = row_top >= col_top
+    return _squared(best[0] if by_rows else best[1], by_rows, aspect)
+
+
+def _squared(count: int, of_rows: bool, aspect: float) -> tuple[int, int]:
+    """(rows, cols) from one axis's ``count`` (of the rows, or of the columns) and the other's that makes the
+    squares square for ``aspect`` (rows / cols).
+
+    >>> _squared(10, True, 0.8), _squared(10, False, 0.8)
+    ((10, 12), (8, 10))
+    """
+    return (count, max(MIN_CELLS, round(count / aspect))) if of_rows else (max(MIN_CELLS, round(count * aspect)), count)
 
 
 def _plausible(axis: _Axis, share: float) -> list[int]:
@@ -398,11 +404,8 @@ def _drawing_counts(image: np.ndarray, inside: tuple[slice, slice], rows: _Axis,
     if min(row_top, col_top) < DRAWING_RHYTHM:
         if aspect is None:
             return None
-        if row_top >= DRAWING_RHYTHM:
-            counted = max(counts(row_axis))
-            return counted, max(MIN_CELLS, round(counted / aspect))
-        counted = max(counts(col_axis))
-        return max(MIN_CELLS, round(counted * aspect)), counted
+        by_rows = row_top >= DRAWING_RHYTHM
+        return _squared(max(counts(row_axis if by_rows else col_axis)), by_rows, aspect)
     row_counts, col_counts = counts(row_axis), counts(col_axis)
     best = _largest_squarest([(r, c) for r in row_counts for c in col_counts], aspect)
     return best if _off_square(best, aspect) < 2 else None

@@ -422,6 +422,23 @@ def scribbled_out(guess: Guess, scribbled_chance: float) -> Guess:
     return scribbled(guess) if scribbled_chance >= SCRIBBLED_SURE else maybe_scribbled(guess, scribbled_chance)
 
 
+def scribble_verdict(guess: Guess, scribbled_chance: float, sure: float) -> Guess:
+    """A square the scribble reader was asked about: scribbled out from ``sure`` up; else, from
+    ``SCRIBBLED_SURE`` up (not sure enough to read it so, too sure to pass unflagged), kept as read but
+    flagged (``maybe_scribbled``); else as read.
+
+    >>> bunker = Guess({"k": "bunker"}, 0.9)
+    >>> [scribble_verdict(bunker, p, SCRIBBLED_SURELY).value["k"] for p in (0.995, 0.6, 0.1)]
+    ['empty', 'bunker', 'bunker']
+    >>> doubted = scribble_verdict(bunker, 0.6, SCRIBBLED_SURELY)
+    >>> doubted.confidence < FLAG_BELOW, doubted.alternatives[-1], scribble_verdict(bunker, 0.1, 0.99) is bunker
+    (True, ({'k': 'empty'}, 0.6), True)
+    """
+    if scribbled_chance >= sure:
+        return scribbled(guess)
+    return maybe_scribbled(guess, scribbled_chance) if scribbled_chance >= SCRIBBLED_SURE else guess
+
+
 def maybe_scribbled(guess: Guess, scribbled_chance: float) -> Guess:
     """A reading kept as it is but flagged, with empty offered at ``scribbled_chance``: the scribble reader
     doubts it is drawn at all.
@@ -727,12 +744,8 @@ def read_plan(image: np.ndarray) -> PlanReading:
              and scribble_like(guesses[r][c], measured[r * cols + c], SCRIBBLE_LOOSE)]
     chances = scribbled_probability([full_detail(r, c) for r, c in looping + loose])
     for (r, c), chance in zip(looping + loose, chances, strict=True):
-        if (r, c) in looping:
-            guesses[r][c] = scribbled_out(guesses[r][c], float(chance))
-        elif chance >= SCRIBBLED_SURELY:
-            guesses[r][c] = scribbled(guesses[r][c])
-        elif chance >= SCRIBBLED_SURE:  # not sure enough to read it as scribbled out, too sure to pass unflagged
-            guesses[r][c] = maybe_scribbled(guesses[r][c], float(chance))
+        guesses[r][c] = (scribbled_out(guesses[r][c], float(chance)) if (r, c) in looping
+                         else scribble_verdict(guesses[r][c], float(chance), SCRIBBLED_SURELY))
     faint = faint_squares(flat, measured, threshold)
     for i, guess in zip(faint, _read_faint(flat, faint, threshold), strict=True):
         guesses[i // cols][i % cols] = guess
@@ -865,10 +878,8 @@ def read_plan(image: np.ndarray) -> PlanReading:
                                                            or blotted(measured[r * cols + c]))]
     chances = scribbled_probability([full_detail(r, c) for r, c in stray + loose], "fairway")
     for (r, c), chance in zip(stray + loose, chances, strict=True):
-        if chance >= (SCRIBBLED_SURE if (r, c) in stray else SCRIBBLED_SURELY):
-            final[r][c] = scribbled(final[r][c])
-        elif chance >= SCRIBBLED_SURE:
-            final[r][c] = maybe_scribbled(final[r][c], float(chance))
+        sure = SCRIBBLED_SURE if (r, c) in stray else SCRIBBLED_SURELY
+        final[r][c] = scribble_verdict(final[r][c], float(chance), sure)
     settled = [list(row) for row in final]  # each doubtful fairway judged by its neighbours as they were read
     final = [[planmod.fairway_from_neighbours(settled, r, c) for c in range(cols)] for r in range(rows)]
     final = [[lone_peak(final, r, c) for c in range(cols)] for r in range(rows)]
