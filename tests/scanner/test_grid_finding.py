@@ -708,3 +708,13 @@ def test_a_drawings_rhythm_that_makes_no_squares_leaves_the_count_to_the_lines()
     assert _drawing_counts(img, inside, rows, cols, 1.0) is None
     # an outline twice as tall as wide makes them squares
     assert _drawing_counts(img, inside, rows, cols, 2.0) == (8, 4)
+
+
+def test_a_drawing_whose_rhythm_doubles_the_count_of_pale_lines_is_counted_by_the_lines():
+    # a blurred phone photo's 10 x 10 plan, rectified (its outline at 48..688): its printed lines too pale to
+    # count surely, its drawing's rings and shaded fairways' sides near a quarter and three quarters of each square
+    img = cv2.imread(str(REPO / "tests" / "scanner" / "data" / "eighteen-doubled-rhythm-plan.jpg"))
+    inside, outline = (slice(48, 688), slice(48, 688)), _Axis(48.0, 688.0, {})
+    assert _drawing_counts(img, inside, outline, outline, 1.0) == (20, 20)
+    lattice = find_lattice(img, (48, 48, 688, 688), 1.02)
+    assert (lattice.rows, lattice.cols) == (10, 10)
