@@ -257,6 +257,18 @@ def test_a_range_of_light_blackouts_along_the_grid_edge_is_not_lifted_as_shade(r
     assert min(float(lifted[r, c].min()) for r, c in range_) > 0.29
 
 
+def test_a_light_blackout_alone_among_light_squares_is_not_lifted_as_shade():
+    ringed = np.zeros((8, 8, eighteen.CELL, eighteen.CELL), np.float32)  # a 6 x 6 grid and the light paper round it
+    ringed[3, 3] = 0.13  # blacked out evenly in a light pen, below PAPER_SHADE
+    ringed[5, 5] = 0.02
+    ringed[5, 5, ::4] = 0.3  # shaded in light strokes: its faintest tenth well below its middle, lifted as before
+    ringed[1:7, 6] = 0.12  # a faint shadow down the grid's last column, shared along it
+    lifted, shade = eighteen.lift_shade(ringed)
+    assert float(lifted[2, 2].min()) > 0.12 and shade[2, 2] < 0.02
+    assert shade[4, 4] == pytest.approx(0.02)
+    assert float(lifted[1:5, 5].max()) < 0.01
+
+
 def test_a_shadow_over_the_grid_edge_and_the_paper_beyond_is_lifted():
     ringed = np.zeros((8, 8, eighteen.CELL, eighteen.CELL), np.float32)
     ringed[2:7, 4:] = 0.3  # a shadow two squares deep along the right edge, over the paper beyond too

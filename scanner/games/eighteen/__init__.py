@@ -98,6 +98,10 @@ SHADE = 0.35  # most paper darkening taken for shade rather than ink (blacked-ou
 PAPER_SHADE = 0.15  # a square whose faintest tenth is no darker than this is paper under shade, lifted by its own
 # level (800 phone plans of seeds 16602-16902: 8 more read exactly right; the 465 blacked-out squares of 16802
 # are 0.23 and up)
+SHADE_SHARED = 2  # ... but not one dark evenly (``EVEN_DARK``) with fewer of its eight neighbours at least half as
+# dark: a blackout in a light pen (0.12-0.14 on a plan of seed 21402), while a shadow falls on the neighbours too
+EVEN_DARK = 0.6  # a square whose faintest tenth is this share of its middle level or more is dark evenly (one shaded
+# in light strokes is not)
 SHADE_RANK = 25  # percentile of the 3 x 3 squares' levels taken as the neighbourhood's paper: a shadow darkens
 # most of them, while a range of blacked-out mountains, even along the grid's edge, leaves a quarter light
 FAINT = 0.5  # a square blank at the ink threshold is looked at again down to this share of it ...
@@ -290,14 +294,20 @@ def lift_shade(ringed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     3 x 3 squares around it, the paper beyond the grid among them, so a shadow, shared by its neighbours, is
     lifted, and blacked-out squares among light ones are not, nor a range of them along the grid's edge, where
     the paper beyond is light. A square whose faintest tenth is no darker than ``PAPER_SHADE`` is paper under
-    shade whatever its neighbours, and lifted by its own level: a shadow along the grid's edge, with the lit
-    margin beyond, left a row of trees inked all over at the plan's level, read as blacked out. Returns the
-    lifted patches of the grid and the level taken from each square."""
+    shade whatever most of its neighbours, and lifted by its own level: a shadow along the grid's edge, with the
+    lit margin beyond, left a row of trees inked all over at the plan's level, read as blacked out. Not so a
+    square dark evenly that its neighbours do not share (``SHADE_SHARED``): a light blackout among light
+    squares. Returns the lifted patches of the grid and the level taken from each square."""
     m = int(BORDER * CELL)
-    own = np.percentile(ringed[:, :, m:-m, m:-m], 10, axis=(2, 3))
+    own, middle = np.percentile(ringed[:, :, m:-m, m:-m], (10, 50), axis=(2, 3))
     inner = np.s_[1:-1, 1:-1]
     around = percentile_filter(own, SHADE_RANK, size=3)
-    base = np.minimum(np.where(own <= PAPER_SHADE, own, np.minimum(own, around))[inner], SHADE)
+    rows, cols = own.shape
+    shared = sum((own[1 + dr:rows - 1 + dr, 1 + dc:cols - 1 + dc] >= 0.5 * own[inner]).astype(int)
+                 for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
+    blackout = (shared < SHADE_SHARED) & (own[inner] >= EVEN_DARK * middle[inner])
+    paper = (own[inner] <= PAPER_SHADE) & ~blackout
+    base = np.minimum(np.where(paper, own[inner], np.minimum(own, around)[inner]), SHADE)
     return np.clip(ringed[inner] - base[:, :, None, None], 0.0, 1.0).astype(np.float32), base
 
 
