@@ -59,7 +59,8 @@ LINE_SEEN = 1 / 3  # least share of a line's segments it must be found on to be 
 DRIFT_CLOSE, DRIFT_FIT = 1.5, 0.8  # the share of them within this many pixels of the drift it needs (plans whose
 # outline was found a little off: 0.93 and up; pale lines among heavy pen strokes: 0.2-0.45)
 FAINT_PRINT = 0.35  # comb score below which, on both axes, the printed lines are taken as lost (a washed-out or
-# dotted print): the squares are counted from the drawing's rhythm instead
+# dotted print): the squares are counted from the drawing's rhythm instead; below which on one axis, from the
+# drawing where the lines find one of its counts plausible
 DRAWING_RHYTHM = 0.25  # least comb score of the drawing's rhythm on an axis for it to count the squares (lost-line
 # plans: 0.34 and up; plans with clear lines, whose printed lines are ink too: 0.05-0.98 over 398 plans)
 INK_CONTRAST = 40  # grey levels below the surrounding paper, in the darkest channel, from which a pixel is a stroke
@@ -428,6 +429,17 @@ def _undoubled(axis: _Axis, counts: list[int]) -> list[int]:
     return sorted(n for n in pool if n % 2 or n // 2 not in pool)
 
 
+def _agrees_on_an_axis(counts: tuple[int, int], rows: _Axis, cols: _Axis) -> bool:
+    """Whether the drawing's (rows, cols) ``counts`` name a count the lines' comb finds plausible (``PLAUSIBLE``) on
+    either axis.
+
+    >>> lines = _Axis(0.0, 100.0, {3: 0.45, 10: 0.28, 2: 0.29}), _Axis(0.0, 100.0, {8: 0.25, 24: 0.25, 2: 0.1})
+    >>> _agrees_on_an_axis((11, 8), *lines), _agrees_on_an_axis((11, 12), *lines)
+    (True, False)
+    """
+    return counts[0] in _plausible(rows, PLAUSIBLE) or counts[1] in _plausible(cols, PLAUSIBLE)
+
+
 def _halved_by_lines(counts: tuple[int, int], rows: _Axis, cols: _Axis) -> tuple[int, int]:
     """The drawing's (rows, cols) ``counts``, or their halves where the printed lines, pale as they are, bear
     the halves out on both axes: plausible (``PLAUSIBLE``) and scoring above the counts themselves. Rings drawn
@@ -623,9 +635,13 @@ def find_lattice(image: np.ndarray, outline: tuple[float, float, float, float] |
         row_axis, col_axis, (rows, cols) = axes(long_horiz, long_vert)
     except ScanError:
         row_axis, col_axis, (rows, cols) = axes(horiz, vert)
-    if outline is not None and max(max(row_axis.scores.values()), max(col_axis.scores.values())) < FAINT_PRINT:
+    tops = max(row_axis.scores.values()), max(col_axis.scores.values())
+    if outline is not None and min(tops) < FAINT_PRINT:
         drawn = _drawing_counts(image, inside, row_axis, col_axis, aspect)
-        if drawn is not None:
+        # with one axis's lines clear, the drawing is taken only where its count is one the lines bear out on an axis
+        # (a washed-out 11 x 8 plan, heavy fairways along its rows: its lines scored 3 rows at 0.45 and 8 columns at
+        # 0.25, and it read 3 x 2; its drawing scored 11 and 8 at 0.79 and 0.68)
+        if drawn is not None and (max(tops) < FAINT_PRINT or _agrees_on_an_axis(drawn, row_axis, col_axis)):
             rows, cols = _halved_by_lines(drawn, row_axis, col_axis)
     row_lines, col_lines = row_axis.lines(rows), col_axis.lines(cols)
     # Rectification leaves lines within a small share of a square of their even positions.

@@ -718,3 +718,12 @@ def test_a_drawing_whose_rhythm_doubles_the_count_of_pale_lines_is_counted_by_th
     assert _drawing_counts(img, inside, outline, outline, 1.0) == (20, 20)
     lattice = find_lattice(img, (48, 48, 688, 688), 1.02)
     assert (lattice.rows, lattice.cols) == (10, 10)
+
+
+def test_a_washed_out_plan_with_one_axis_clear_is_counted_from_its_drawing_where_the_lines_agree():
+    # a phone photo's washed-out 11 x 8 plan, rectified (its outline at 48..688): heavy fairways along its rows
+    # lift a comb of 3 rows above the faint printed lines, and 2 columns make the squares square; the drawing's
+    # rhythm counts 11 x 8, and the lines find 8 columns plausible
+    img = cv2.imread(str(REPO / "tests" / "scanner" / "data" / "eighteen-washed-out-plan.jpg"))
+    lattice = find_lattice(img, (48, 48, 688, 688), 1.36)
+    assert (lattice.rows, lattice.cols) == (11, 8)
