@@ -445,8 +445,8 @@ def _halved_by_lines(counts: tuple[int, int], rows: _Axis, cols: _Axis) -> tuple
     the halves out on both axes: plausible (``PLAUSIBLE``) and scoring above the counts themselves. Rings drawn
     in the squares' middles, like a fairway's sides, lie near a quarter and three quarters of a square, so the
     drawing can double the count beyond what ``_undoubled`` sees (a blurred 10 x 10 plan: 20 scored 0.48 and 10
-    0.16 on its rows, while its lines scored 10 at 0.32 and 20 at 0.0). Of 2,346 plans whose drawing was asked,
-    this halved two, both rightly.
+    0.16 on its rows, while its lines scored 10 at 0.32 and 20 at 0.0). Over 2,346 plans it halved the
+    drawing's counts twice, both times rightly.
 
     >>> lines = _Axis(0.0, 100.0, {10: 0.32, 20: 0.0, 2: 0.3})
     >>> _halved_by_lines((20, 20), lines, lines), _halved_by_lines((10, 10), lines, lines)
