@@ -455,9 +455,9 @@ def _halved_by_lines(counts: tuple[int, int], rows: _Axis, cols: _Axis) -> tuple
     (20, 20)
     """
     def borne(count: int, axis: _Axis) -> bool:
-        half = axis.scores.get(count // 2)
-        return (count % 2 == 0 and half is not None and half >= PLAUSIBLE * max(axis.scores.values())
-                and half > axis.scores.get(count, -np.inf))
+        half = count // 2
+        return (count % 2 == 0 and half in _plausible(axis, PLAUSIBLE)
+                and axis.scores[half] > axis.scores.get(count, -np.inf))
 
     return (counts[0] // 2, counts[1] // 2) if borne(counts[0], rows) and borne(counts[1], cols) else counts
 
