@@ -218,7 +218,8 @@ def fresh_photo_options(command):
     """``--preset``, ``--seed`` and ``--megapixels``: how ``bench`` and ``bench-batch`` make fresh photos."""
     for option in reversed((
         click.option("--preset", default="phone", show_default=True, help="Photo preset: flat-scan, phone, hard."),
-        click.option("--seed", type=int, required=True, help="A seed the scanners were never tuned on."),
+        click.option("--seed", type=int, default=None,
+                     help="A seed the scanners were never tuned on (needed to make photos, not with --photos)."),
         click.option("--megapixels", type=click.FloatRange(min=0.5), default=None,
                      help="Fixed photo size (default: preset's)."),
     )):
@@ -233,7 +234,7 @@ def fresh_photo_options(command):
 @click.option("--photos", "photos_dir", type=click.Path(file_okay=False, exists=True),
               help="Measure an existing folder of photos with ground truth instead of making new ones.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
-              help="Where photos and reports go (default: bench/<game>-<preset>-<seed>).")
+              help="Where photos and reports go (default: bench/<game>-<preset>-<seed>, or bench/<game>-<folder>).")
 @click.option("--jobs", type=click.IntRange(min=1), default=2, show_default=True,
               help="Processes for making photos; scanning is timed on one core.")
 def bench(game: str, preset: str, count: int, seed: int, megapixels: float | None, photos_dir: str | None,
@@ -248,7 +249,9 @@ def bench(game: str, preset: str, count: int, seed: int, megapixels: float | Non
     from fixtures.make import make_batch
     from golfscan import bench as benchmark
 
-    out = Path(out_dir or f"bench/{game}-{preset}-{seed}")
+    if photos_dir is None and seed is None:
+        fail("give --seed to make fresh photos, or --photos FOLDER to measure photos you have")
+    out = Path(out_dir or (f"bench/{game}-{Path(photos_dir).name}" if photos_dir else f"bench/{game}-{preset}-{seed}"))
     if photos_dir:
         photos = sorted(p for p in Path(photos_dir).glob("*.jpg") if p.with_suffix(".json").is_file())
         if not photos:
@@ -274,7 +277,7 @@ def bench(game: str, preset: str, count: int, seed: int, megapixels: float | Non
             bar.update(1)
         outcomes = benchmark.run(photos, game, done)
     summary = benchmark.summarize(outcomes)
-    title = f"{game}, preset {preset}, seed {seed}, {len(photos)} photos"
+    title = f"{game}, {'photos in ' + photos_dir if photos_dir else f'preset {preset}, seed {seed}'}, {len(photos)} photos"
     benchmark.write_reports(outcomes, summary, out, title)
     click.echo(benchmark.format_summary(summary, title))
     click.echo(f"\nper-photo results: {out / 'results.csv'}")
@@ -287,7 +290,7 @@ def bench(game: str, preset: str, count: int, seed: int, megapixels: float | Non
 @click.option("--photos", "photos_dir", type=click.Path(file_okay=False, exists=True),
               help="Time an existing folder of photos instead of making new ones.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
-              help="Where photos and reports go (default: bench/batch-<preset>-<seed>).")
+              help="Where photos and reports go (default: bench/batch-<preset>-<seed>, or bench/batch-<folder>).")
 @click.option("--jobs", type=click.IntRange(min=1), default=None,
               help="Photos scanned at once, as `batch --jobs` (default: all cores); also used to make photos.")
 def bench_batch(preset: str, count: int, seed: int, megapixels: float | None, photos_dir: str | None,
@@ -299,7 +302,9 @@ def bench_batch(preset: str, count: int, seed: int, megapixels: float | None, ph
     from golfscan import bench as benchmark
     from golfscan.batch import SetupError, default_jobs
 
-    out = Path(out_dir or f"bench/batch-{preset}-{seed}")
+    if photos_dir is None and seed is None:
+        fail("give --seed to make fresh photos, or --photos FOLDER to time photos you have")
+    out = Path(out_dir or (f"bench/batch-{Path(photos_dir).name}" if photos_dir else f"bench/batch-{preset}-{seed}"))
     photos = Path(photos_dir) if photos_dir else out / "photos"
     if not photos_dir:
         try:

@@ -53,6 +53,19 @@ def test_a_truth_file_of_another_kind_stops_the_bench_before_it_scans_with_one_l
         assert not (tmp_path / "out").exists()
 
 
+def test_a_folder_of_photos_is_measured_without_a_seed_and_with_neither_the_bench_says_what_it_needs(tmp_path):
+    (tmp_path / "plan.jpg").write_bytes(b"not scanned")
+    (tmp_path / "plan.json").write_text('{"rows": 1}')
+    without_seed = CliRunner().invoke(main, ["bench", "--game", "18-holes", "--photos", str(tmp_path)])
+    assert "not a ground-truth file for 18-holes" in without_seed.output  # it got as far as the truth files
+    for command in (["bench", "--game", "18-holes"], ["bench-batch"]):
+        result = CliRunner().invoke(main, command)
+        assert result.exit_code != 0 and "Traceback" not in result.output
+        assert result.output.strip().splitlines() == ["golfscan: give --seed to make fresh photos, or --photos FOLDER to "
+                                                      + ("measure" if command[0] == "bench" else "time")
+                                                      + " photos you have"]
+
+
 def test_outside_samples_in_the_neutral_format_are_benchmarked_as_they_are():
     folder = (outside_dir() or Path("missing")) / "18-holes"
     if not folder.is_dir():
