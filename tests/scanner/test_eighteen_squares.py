@@ -269,6 +269,16 @@ def test_a_light_blackout_alone_among_light_squares_is_not_lifted_as_shade():
     assert float(lifted[1:5, 5].max()) < 0.01
 
 
+def test_the_middle_of_a_block_of_light_blackouts_is_not_lifted_as_shade():
+    ringed = np.zeros((9, 9, eighteen.CELL, eighteen.CELL), np.float32)  # a 7 x 7 grid and the light paper round it
+    ringed[3:6, 3:6] = 0.55  # a 3 x 3 block of mountains blacked out in a light pen: most of the middle's neighbours
+    lifted, shade = eighteen.lift_shade(ringed)
+    assert float(lifted[2:5, 2:5].min()) > 0.54 and shade[3, 3] == 0.0
+    ringed[3:6, 3:6] = 0.3  # as dark as a shadow: lifted as one
+    lifted, shade = eighteen.lift_shade(ringed)
+    assert float(lifted[3, 3].max()) < 0.01 and shade[3, 3] == pytest.approx(0.3)
+
+
 def test_a_shadow_over_the_grid_edge_and_the_paper_beyond_is_lifted():
     ringed = np.zeros((8, 8, eighteen.CELL, eighteen.CELL), np.float32)
     ringed[2:7, 4:] = 0.3  # a shadow two squares deep along the right edge, over the paper beyond too

@@ -94,7 +94,9 @@ TWIN_DOUBT = 0.7  # most confidence of a twin that overrides another reading (pr
 # match from 0.75, one hand's trees up to 0.97: the overriding twin is offered, flagged)
 AGREED_DRAWING = BLANK_DOUBT  # least confidence of both twins read as the same drawn kind for that drawing to stand:
 # a light pen's readings are capped at BLANK_DOUBT (200 phone plans: the one such pair was two light green trees)
-SHADE = 0.35  # most paper darkening taken for shade rather than ink (blacked-out squares are near 1)
+SHADE = 0.35  # most paper darkening taken for shade: a square and its neighbourhood both darker are ink, not lifted at
+# all (the middle of a block of mountains blacked out in a light pen, 0.5-0.6 in a photo of another hand's plan, was
+# lifted by this much before and its leftover stipple read as a fairway)
 PAPER_SHADE = 0.15  # a square whose faintest tenth is no darker than this is paper under shade, lifted by its own
 # level (800 phone plans of seeds 16602-16902: 8 more read exactly right; the 465 blacked-out squares of 16802
 # are 0.23 and up)
@@ -287,7 +289,7 @@ def _ink_threshold(patches: np.ndarray) -> float:
 
 
 def lift_shade(ringed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The grid's patches less the paper level of their neighbourhood, up to ``SHADE``: under a sharp shadow
+    """The grid's patches less the paper level of their neighbourhood, if no darker than ``SHADE``: under a sharp shadow
     edge the paper estimate of ``ink_map`` reaches into the lit part, and shaded paper would read as ink.
     ``ringed``: the patches of the grid with one more square all round (``Lattice.ringed``: the paper beyond it).
     A square's level is its faintest tenth; the neighbourhood's is the lower quartile (``SHADE_RANK``) of the
@@ -307,7 +309,8 @@ def lift_shade(ringed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
                  for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
     blackout = (shared < SHADE_SHARED) & (own[inner] >= EVEN_DARK * middle[inner])
     paper = (own[inner] <= PAPER_SHADE) & ~blackout
-    base = np.minimum(np.where(paper, own[inner], np.minimum(own, around)[inner]), SHADE)
+    level = np.where(paper, own[inner], np.minimum(own, around)[inner])
+    base = np.where(level > SHADE, 0.0, level)  # darker than any shade: ink, the middle of a block of blackouts
     return np.clip(ringed[inner] - base[:, :, None, None], 0.0, 1.0).astype(np.float32), base
 
 
