@@ -401,6 +401,31 @@ def lone_peak(squares: list[list[Guess]], r: int, c: int) -> Guess:
                  note="a fairway no neighbour joins, drawn like peaks")
 
 
+def joined_peak(squares: list[list[Guess]], r: int, c: int) -> Guess:
+    """A square read as a drawn peak that neighbours join on exactly two of its edges, as a hole running
+    through it does (a mountain ends a hole, never lies within one), flagged with the fairway of those edges
+    offered: a straight fairway shaded in a zigzag between its sides reads as peaks (0.99, on a fresh plan).
+    The ``lone_peak`` the other way round.
+
+    >>> fairway = lambda *edges: Guess({"k": "fairway", "edges": list(edges)}, 0.9)
+    >>> column = [[fairway("S", "N")], [Guess(PEAK, 0.99)], [fairway("N", "S")]]
+    >>> read = joined_peak(column, 1, 0)
+    >>> read.value == PEAK, read.confidence < FLAG_BELOW, read.alternatives[0][0]
+    (True, True, {'k': 'fairway', 'edges': ['N', 'S']})
+    """
+    g = squares[r][c]
+    if g.value != PEAK:
+        return g
+    joined = [edge for edge in "NESW" if planmod.connects(squares, r, c, edge) >= 1.0]
+    if len(joined) != 2:
+        return g
+    through = {"k": "fairway", "edges": joined}
+    note = "; ".join(n for n in (g.note, "neighbours join it on two edges, as a fairway through it") if n)
+    return replace(g, confidence=min(g.confidence, BLANK_DOUBT), note=note,
+                   alternatives=((through, 1.0 - min(g.confidence, BLANK_DOUBT)),
+                                 *(alt for alt in g.alternatives if alt[0] != through)))
+
+
 def scribbled(guess: Guess) -> Guess:
     """A square read as scribbled out: empty, flagged, with what was read under the loops offered."""
     return Guess({"k": "empty"}, BLANK_DOUBT, ((guess.value, guess.confidence),), note=SCRIBBLED)
@@ -896,6 +921,7 @@ def read_plan(image: np.ndarray) -> PlanReading:
     settled = [list(row) for row in final]  # each doubtful fairway judged by its neighbours as they were read
     final = [[planmod.fairway_from_neighbours(settled, r, c) for c in range(cols)] for r in range(rows)]
     final = [[lone_peak(final, r, c) for c in range(cols)] for r in range(rows)]
+    final = [[joined_peak(final, r, c) for c in range(cols)] for r in range(rows)]
     # every par weighed again with the length of the completed hole it tees off
     lengths = planmod.hole_lengths(final)
     for (r, c), digit in digit_reads.items():
