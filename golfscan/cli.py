@@ -277,7 +277,8 @@ def bench(game: str, preset: str, count: int, seed: int, megapixels: float | Non
             bar.update(1)
         outcomes = benchmark.run(photos, game, done)
     summary = benchmark.summarize(outcomes)
-    title = f"{game}, {'photos in ' + photos_dir if photos_dir else f'preset {preset}, seed {seed}'}, {len(photos)} photos"
+    made = f"preset {preset}, seed {seed}" if seed is not None else f"photos in {photos_dir}"
+    title = f"{game}, {made}, {len(photos)} photos"
     benchmark.write_reports(outcomes, summary, out, title)
     click.echo(benchmark.format_summary(summary, title))
     click.echo(f"\nper-photo results: {out / 'results.csv'}")
