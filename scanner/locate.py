@@ -192,11 +192,16 @@ class _Web:
 
 def restore_corners(polygon: np.ndarray) -> np.ndarray | None:
     """A convex polygon (N, 2) brought down to four corners by replacing, one at a time, the edge whose
-    neighbours extended until they meet add the least area. Squares blacked out at a grid's corner take its
-    lines away and the lines' hull cuts across the corner; the sides beside it still run on to the corner.
+    neighbours extended until they meet add the least area; the last such step (five corners to four) takes the
+    quadrilateral whose opposite sides are likest in length instead (``side_skew``). Squares blacked out at a
+    grid's corner take its lines away and the lines' hull cuts across the corner; the sides beside it still run on
+    to the corner. A block of them cuts deep, and a short edge where the cut meets a side adds less area than the
+    cut itself: a 10 x 10 grid's hull, 3 x 4 squares blacked out at its corner, was restored at the wrong corner.
     None when no edge's neighbours meet beyond it.
 
     >>> restore_corners(np.array([[0, 0], [8, 0], [10, 2], [10, 10], [0, 10]])).tolist()
+    [[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]]
+    >>> restore_corners(np.array([[0, 0], [7, 0], [10, 7.7], [10, 10], [0, 10]])).tolist()  # a deep cut
     [[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]]
     """
     corners = np.asarray(polygon, np.float64)
@@ -208,15 +213,28 @@ def restore_corners(polygon: np.ndarray) -> np.ndarray | None:
             if meet is None or (meet - start) @ (start - before) <= 0 or (meet - end) @ (end - after) <= 0:
                 continue  # the neighbours meet behind the edge: no corner there
             (ax, ay), (bx, by) = meet - start, end - start
-            added = abs(ax * by - ay * bx) / 2
-            if best is None or added < best[0]:
-                best = (added, k, meet)
+            replaced = np.insert(np.delete(corners, [k, (k + 1) % len(corners)], axis=0),
+                                 k if k + 1 < len(corners) else 0, meet, axis=0)
+            cost = side_skew(replaced) if len(corners) == 5 else abs(ax * by - ay * bx) / 2  # else the area added
+            if best is None or cost < best[0]:
+                best = (cost, replaced)
         if best is None:
             return None
-        _, k, meet = best
-        corners = np.insert(np.delete(corners, [k, (k + 1) % len(corners)], axis=0),
-                            k if k + 1 < len(corners) else 0, meet, axis=0)
+        corners = best[1]
     return order_corners(corners) if len(corners) == 4 else None
+
+
+def side_skew(quad: np.ndarray) -> float:
+    """How unlike in length a quadrilateral's opposite sides are: the sum of their log ratios (0 for any
+    parallelogram; a grid seen in perspective stays near it).
+
+    >>> round(side_skew(np.array([[0, 0], [10, 0], [10, 10], [0, 10]])), 3), round(side_skew(np.array([[0, 0], [20, 0], [20, 10], [0, 10]])), 3)
+    (0.0, 0.0)
+    >>> round(side_skew(np.array([[0, 0], [10, 0], [10, 5], [0, 10]])), 2)  # a side cut short by half, one long
+    0.8
+    """
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1) + 1e-9
+    return float(abs(np.log(sides[0] / sides[2])) + abs(np.log(sides[1] / sides[3])))
 
 
 def line_crossing(start: np.ndarray, step: np.ndarray, other: np.ndarray, other_step: np.ndarray) -> np.ndarray | None:
