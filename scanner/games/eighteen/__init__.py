@@ -127,6 +127,7 @@ SCRIBBLE_BLOT = 0.3  # ... or one piece of any shape covers (loops run together 
 # 1,000 phone plans of seeds 19202-19402, 19902 and 20002 read 3 plans exactly right more, none less, with 5
 # more flags)
 PEAK = {"k": "mountain", "style": "peak"}  # a mountain drawn as a peak, as a board holds it
+BLACKED = {"k": "mountain", "style": "black"}  # ... and one blacked out
 PEAK_RUNNER_UP = 0.2  # least probability of a drawn peak, next to a fairway no neighbour joins, for the peak to be read
 # (600 phone plans of seeds 16602-16902: the three such squares at 0.2 or more were peaks, from 0.15 a fairway too;
 # on 16802 and 17502 one more peak and no fairway)
@@ -341,8 +342,38 @@ def _doubt_shade(guess: Guess, lifted: float) -> Guess:
     """A blank reading of an evenly darkened square is unsure: shade, or a blackout in a light pen."""
     if guess.value["k"] != "empty" or lifted < SHADE_DOUBT:
         return guess
-    return Guess(guess.value, min(guess.confidence, BLANK_DOUBT), (({"k": "mountain", "style": "black"}, 0.3),),
+    return Guess(guess.value, min(guess.confidence, BLANK_DOUBT), ((BLACKED, 0.3),),
                  note="evenly dark square: shade, or blacked out in a light pen")
+
+
+def walled_in_shade(squares: list[list[Guess]], lifted: np.ndarray) -> list[list[Guess]]:
+    """Squares lifted as shade (by ``SHADE_DOUBT`` of the ink level or more, ``lifted`` is that share) that
+    squares read as blacked out wall in on every side, read as blacked out too, flagged, with their reading
+    offered: the middle of a block of light blackouts is as dark as its neighbours, as a shadow's squares are,
+    and is lifted, while a shadow seldom falls on squares all blacked out around it. The lifted squares are taken
+    together, each group that touches by its sides (two such middles side by side).
+
+    >>> blank, black = Guess({"k": "empty"}, 0.7), Guess(BLACKED, 0.95)
+    >>> plan = [[black, black, black, black], [black, blank, blank, black], [black, black, black, black]]
+    >>> lifted = np.array([[0.0] * 4, [0.0, 0.8, 0.8, 0.0], [0.0] * 4])
+    >>> [g.value["k"] for g in walled_in_shade(plan, lifted)[1]]
+    ['mountain', 'mountain', 'mountain', 'mountain']
+    >>> walled_in_shade(plan, lifted * 0.5)[1][1].value["k"]
+    'empty'
+    """
+    rows, cols = len(squares), len(squares[0])
+    shaded = (lifted >= SHADE_DOUBT) & np.array([[g.value != BLACKED for g in row] for row in squares])
+    count, groups = cv2.connectedComponents(shaded.astype(np.uint8), connectivity=4)
+    out = [list(row) for row in squares]
+    for k in range(1, count):
+        members = [tuple(int(v) for v in rc) for rc in np.argwhere(groups == k)]
+        sides = {(r + dr, c + dc) for r, c in members for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))} - set(members)
+        if all(0 <= r < rows and 0 <= c < cols and squares[r][c].value == BLACKED for r, c in sides):
+            for r, c in members:
+                g = squares[r][c]
+                out[r][c] = Guess(BLACKED, BLANK_DOUBT, ((g.value, g.confidence),),
+                                  note="lifted as shade, but blacked-out squares all round: maybe blacked out too")
+    return out
 
 
 def large_loop(measured: CellFeatures) -> bool:
@@ -922,6 +953,7 @@ def read_plan(image: np.ndarray) -> PlanReading:
     final = [[planmod.fairway_from_neighbours(settled, r, c) for c in range(cols)] for r in range(rows)]
     final = [[lone_peak(final, r, c) for c in range(cols)] for r in range(rows)]
     final = [[joined_peak(final, r, c) for c in range(cols)] for r in range(rows)]
+    final = walled_in_shade(final, cut.shade / threshold)
     # every par weighed again with the length of the completed hole it tees off
     lengths = planmod.hole_lengths(final)
     for (r, c), digit in digit_reads.items():
