@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from pathlib import Path
 
 import click
 
@@ -227,6 +228,15 @@ def fresh_photo_options(command):
     return command
 
 
+def bench_folder(prefix: str, preset: str, seed: int | None, photos_dir: str | None, out_dir: str | None,
+                 verb: str) -> Path:
+    """Where a bench run's reports go (``out_dir``, else ``bench/<prefix>-<preset>-<seed>`` for fresh photos or
+    ``bench/<prefix>-<folder>`` for ``photos_dir``); a one-line error when it has neither a seed nor photos."""
+    if photos_dir is None and seed is None:
+        fail(f"give --seed to make fresh photos, or --photos FOLDER to {verb} photos you have")
+    return Path(out_dir or (f"bench/{prefix}-{Path(photos_dir).name}" if photos_dir else f"bench/{prefix}-{preset}-{seed}"))
+
+
 @main.command("bench")
 @click.option("--game", type=GAME_CHOICE, required=True)
 @fresh_photo_options
@@ -237,11 +247,9 @@ def fresh_photo_options(command):
               help="Where photos and reports go (default: bench/<game>-<preset>-<seed>, or bench/<game>-<folder>).")
 @click.option("--jobs", type=click.IntRange(min=1), default=2, show_default=True,
               help="Processes for making photos; scanning is timed on one core.")
-def bench(game: str, preset: str, count: int, seed: int, megapixels: float | None, photos_dir: str | None,
+def bench(game: str, preset: str, count: int, seed: int | None, megapixels: float | None, photos_dir: str | None,
           out_dir: str | None, jobs: int) -> None:
     """Make fresh photos with ground truth, scan them, and report accuracy and speed (CSV + markdown)."""
-    from pathlib import Path
-
     import cv2
     from tqdm import tqdm
 
@@ -249,9 +257,7 @@ def bench(game: str, preset: str, count: int, seed: int, megapixels: float | Non
     from fixtures.make import make_batch
     from golfscan import bench as benchmark
 
-    if photos_dir is None and seed is None:
-        fail("give --seed to make fresh photos, or --photos FOLDER to measure photos you have")
-    out = Path(out_dir or (f"bench/{game}-{Path(photos_dir).name}" if photos_dir else f"bench/{game}-{preset}-{seed}"))
+    out = bench_folder(game, preset, seed, photos_dir, out_dir, "measure")
     if photos_dir:
         photos = sorted(p for p in Path(photos_dir).glob("*.jpg") if p.with_suffix(".json").is_file())
         if not photos:
@@ -294,18 +300,14 @@ def bench(game: str, preset: str, count: int, seed: int, megapixels: float | Non
               help="Where photos and reports go (default: bench/batch-<preset>-<seed>, or bench/batch-<folder>).")
 @click.option("--jobs", type=click.IntRange(min=1), default=None,
               help="Photos scanned at once, as `batch --jobs` (default: all cores); also used to make photos.")
-def bench_batch(preset: str, count: int, seed: int, megapixels: float | None, photos_dir: str | None,
+def bench_batch(preset: str, count: int, seed: int | None, megapixels: float | None, photos_dir: str | None,
                 out_dir: str | None, jobs: int | None) -> None:
     """Time `golfscan batch` on fresh photos of mixed games (detected): photos per minute, CPU per photo."""
-    from pathlib import Path
-
     from fixtures.games import GameUnavailable
     from golfscan import bench as benchmark
     from golfscan.batch import SetupError, default_jobs
 
-    if photos_dir is None and seed is None:
-        fail("give --seed to make fresh photos, or --photos FOLDER to time photos you have")
-    out = Path(out_dir or (f"bench/batch-{Path(photos_dir).name}" if photos_dir else f"bench/batch-{preset}-{seed}"))
+    out = bench_folder("batch", preset, seed, photos_dir, out_dir, "time")
     photos = Path(photos_dir) if photos_dir else out / "photos"
     if not photos_dir:
         try:

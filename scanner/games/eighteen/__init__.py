@@ -367,7 +367,7 @@ def walled_in_shade(squares: list[list[Guess]], lifted: np.ndarray) -> list[list
     out = [list(row) for row in squares]
     for k in range(1, count):
         members = [tuple(int(v) for v in rc) for rc in np.argwhere(groups == k)]
-        sides = {(r + dr, c + dc) for r, c in members for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))} - set(members)
+        sides = {(r + dr, c + dc) for r, c in members for dr, dc in planmod.STEP.values()} - set(members)
         if all(0 <= r < rows and 0 <= c < cols and squares[r][c].value == BLACKED for r, c in sides):
             for r, c in members:
                 g = squares[r][c]
@@ -452,9 +452,9 @@ def joined_peak(squares: list[list[Guess]], r: int, c: int) -> Guess:
         return g
     through = {"k": "fairway", "edges": joined}
     note = "; ".join(n for n in (g.note, "neighbours join it on two edges, as a fairway through it") if n)
-    return replace(g, confidence=min(g.confidence, BLANK_DOUBT), note=note,
-                   alternatives=((through, 1.0 - min(g.confidence, BLANK_DOUBT)),
-                                 *(alt for alt in g.alternatives if alt[0] != through)))
+    doubted = min(g.confidence, BLANK_DOUBT)
+    return replace(g, confidence=doubted, note=note,
+                   alternatives=((through, 1.0 - doubted), *(alt for alt in g.alternatives if alt[0] != through)))
 
 
 def scribbled(guess: Guess) -> Guess:
