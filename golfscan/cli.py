@@ -231,10 +231,20 @@ def fresh_photo_options(command):
 def bench_folder(prefix: str, preset: str, seed: int | None, photos_dir: str | None, out_dir: str | None,
                  verb: str) -> Path:
     """Where a bench run's reports go (``out_dir``, else ``bench/<prefix>-<preset>-<seed>`` for fresh photos or
-    ``bench/<prefix>-<folder>`` for ``photos_dir``); a one-line error when it has neither a seed nor photos."""
+    ``bench/<prefix>-<folder>`` for ``photos_dir``, just ``bench/<folder>`` when its name already begins with
+    the prefix); a one-line error when it has neither a seed nor photos.
+
+    >>> [str(bench_folder("18-holes", "phone", None, d, None, "measure")) for d in ("shots/club", "outside/18-holes/")]
+    ['bench/18-holes-club', 'bench/18-holes']
+    """
     if photos_dir is None and seed is None:
         fail(f"give --seed to make fresh photos, or --photos FOLDER to {verb} photos you have")
-    return Path(out_dir or (f"bench/{prefix}-{Path(photos_dir).name}" if photos_dir else f"bench/{prefix}-{preset}-{seed}"))
+    if out_dir:
+        return Path(out_dir)
+    if photos_dir is None:
+        return Path(f"bench/{prefix}-{preset}-{seed}")
+    name = Path(photos_dir).resolve().name
+    return Path("bench", name if name.startswith(prefix) else f"{prefix}-{name}")
 
 
 @main.command("bench")
@@ -244,7 +254,7 @@ def bench_folder(prefix: str, preset: str, seed: int | None, photos_dir: str | N
 @click.option("--photos", "photos_dir", type=click.Path(file_okay=False, exists=True),
               help="Measure an existing folder of photos with ground truth instead of making new ones.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
-              help="Where photos and reports go (default: bench/<game>-<preset>-<seed>, or bench/<game>-<folder>).")
+              help="Where photos and reports go (default: bench/<game>-<preset>-<seed>, or bench/<game>-<folder>, or bench/<folder> when it begins with the game).")
 @click.option("--jobs", type=click.IntRange(min=1), default=2, show_default=True,
               help="Processes for making photos; scanning is timed on one core.")
 def bench(game: str, preset: str, count: int, seed: int | None, megapixels: float | None, photos_dir: str | None,
