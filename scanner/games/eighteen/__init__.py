@@ -447,7 +447,7 @@ def joined_peak(squares: list[list[Guess]], r: int, c: int) -> Guess:
     g = squares[r][c]
     if g.value != PEAK:
         return g
-    joined = [edge for edge in "NESW" if planmod.connects(squares, r, c, edge) >= 1.0]
+    joined = [edge for edge in EDGES if planmod.connects(squares, r, c, edge) >= 1.0]
     if len(joined) != 2:
         return g
     through = {"k": "fairway", "edges": joined}
