@@ -487,31 +487,53 @@ def _refine(strength: np.ndarray, lines: np.ndarray, cross: np.ndarray, window: 
     (x, y rows) per line.
     """
     coefs, peaks, found, total = [], [], 0, 0
-    h = strength.shape[0]
-    present = (strength > LINE_PRESENT).astype(np.float32)
+    h, w = strength.shape[:2]
+    # each row's count of line pixels left of each column: a segment's count is a difference of two
+    counts = np.zeros((h, w + 1), np.int32)
+    np.cumsum(strength > LINE_PRESENT, axis=1, out=counts[:, 1:])
     span = (cross[0], cross[-1])
+    middles = 0.5 * (cross[:-1] + cross[1:])
+    # each segment's columns, as slicing the image would take them
+    columns = [slice(int(a), int(b) + 1).indices(w)[:2] for a, b in zip(cross[:-1], cross[1:], strict=False)]
+    starts, stops = (np.array(v) for v in zip(*columns, strict=True))
     for y0 in lines:
         expected = np.array([0.0, 0.0, y0]) + (drift.along_line(y0) if drift is not None else 0.0)
         xs, ys, ws = [], [], []
-        for a, b in zip(cross[:-1], cross[1:], strict=False):
-            centre = np.polyval(expected, 0.5 * (a + b))
-            lo, hi = int(max(0, centre - window)), int(min(h - 1, centre + window)) + 1
-            # Share of the segment that is line: a printed line runs all along it, a pen stroke seldom does.
-            seg = present[lo:hi, int(a):int(b) + 1].mean(axis=1)
-            total += 1
-            if len(seg) < 3:  # expected off the image (an outline that cut a corner badly)
+        # Share of each segment that is line: a printed line runs all along it, a pen stroke seldom does.
+        shares, tops = _segment_shares(counts, np.polyval(expected, middles).tolist(), window, starts, stops)
+        total += len(middles)
+        for middle, share, top in zip(middles.tolist(), shares, tops, strict=True):
+            if len(share) < 3:  # expected off the image (an outline that cut a corner badly)
                 continue
-            k = int(np.argmax(seg))
-            if seg[k] < 0.5 or k in (0, len(seg) - 1):
+            k = int(np.argmax(share))
+            if share[k] < 0.5 or k in (0, len(share) - 1):
                 continue
-            xs.append(0.5 * (a + b))
-            ys.append(lo + subpixel_peak(seg, k))
-            ws.append(float(seg[k]))
+            xs.append(middle)
+            ys.append(top + subpixel_peak(share, k))
+            ws.append(float(share[k]))
             found += 1
         peaks.append(np.array([xs, ys]).reshape(2, -1).T)
         seen = len(xs) >= LINE_SEEN * (len(cross) - 1)
         coefs.append(_robust_fit(np.array(xs), np.array(ys), np.array(ws), expected, span, window) if seen else expected)
     return np.array(coefs), found / max(total, 1), peaks
+
+
+def _segment_shares(counts: np.ndarray, centres: list[float], window: float, starts: np.ndarray,
+                    stops: np.ndarray) -> tuple[list[np.ndarray], list[int]]:
+    """For segments from column ``starts`` to ``stops`` (each row's line pixels counted left of each column,
+    ``counts``), the share of line pixels of each row within ``window`` of the segment's centre row, as
+    float32, and the first of those rows: one gather for all the segments of a line, the same shares as the
+    mean over each segment's slice of the image."""
+    h = counts.shape[0]
+    tops = [int(max(0, c - window)) for c in centres]
+    rows = [slice(top, int(min(h - 1, c + window)) + 1).indices(h)[:2] for top, c in zip(tops, centres, strict=True)]
+    first, lengths = np.array([r[0] for r in rows]), np.array([max(0, r[1] - r[0]) for r in rows])
+    at = np.minimum(first[:, None] + np.arange(max(1, int(lengths.max()))), h - 1)
+    stops = np.maximum(stops, starts)  # no columns (an outline beyond the image): shares unknown, as a mean of none
+    sums = counts[at, stops[:, None]] - counts[at, starts[:, None]]
+    with np.errstate(invalid="ignore"):  # as numpy's mean of float32 values divides: in 64 bits, rounded to 32
+        shares = (sums / (stops - starts)[:, None]).astype(np.float32)
+    return [share[:n] for share, n in zip(shares, lengths.tolist(), strict=True)], tops
 
 
 @dataclass(frozen=True)

@@ -114,13 +114,20 @@ def hog(images: np.ndarray) -> np.ndarray:
     return blocks.reshape(n, -1)
 
 
-def describe_all(patches: list[np.ndarray], turns: int = 1) -> np.ndarray:
-    """Feature rows of binary crops: HOG of the normalised image, the image itself at 8 x 8, and the crop's
-    aspect ratio. With ``turns`` 4, each crop's rows for 0, 1, 2 and 3 quarter turns anticlockwise follow
-    one another."""
+def normalised_turns(patches: list[np.ndarray], turns: int = 1) -> np.ndarray:
+    """(crops * ``turns``, SIDE, SIDE): each crop ``normalise``d at its first ``turns`` quarter turns
+    anticlockwise, a crop's turns following one another."""
     # each crop turned before it is scaled, as a crop cut from a turned photo is: scaled first and then
     # turned, its pixels round differently (a scaling is not symmetric), and the network reads a pixel's shift
-    stack = np.stack([normalise(turned(patch, k)) for patch in patches for k in range(turns)])
+    return np.stack([normalise(turned(patch, k)) for patch in patches for k in range(turns)])
+
+
+def describe_all(patches: list[np.ndarray], turns: int = 1, stack: np.ndarray | None = None) -> np.ndarray:
+    """Feature rows of binary crops: HOG of the normalised image, the image itself at 8 x 8, and the crop's
+    aspect ratio. With ``turns`` 4, each crop's rows for 0, 1, 2 and 3 quarter turns anticlockwise follow
+    one another. ``stack``: the crops' ``normalised_turns``, when already made."""
+    if stack is None:
+        stack = normalised_turns(patches, turns)
     ratios = np.log([max(p.shape[0], 1) / max(p.shape[1], 1) for p in patches])
     aspects = (ratios[:, None] * (-1.0) ** np.arange(turns)[None, :]).ravel()
     # 8 x 8 by the mean of each 3 x 3 block (what an area resize does; cv2's takes at most 128 images at once)
@@ -156,12 +163,13 @@ def predict(features: np.ndarray) -> np.ndarray:
     return (p / p.sum(axis=2, keepdims=True)).mean(axis=0)
 
 
-def image_inputs(patches: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+def image_inputs(patches: list[np.ndarray], images: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The convolutional network's inputs for binary crops: normalised images (N, 1, SIDE, SIDE) and the log
-    of each crop's height over its width (N, 1)."""
-    images = np.stack([normalise(p) for p in patches])[:, None]
+    of each crop's height over its width (N, 1). ``images``: the crops already ``normalise``d."""
+    if images is None:
+        images = np.stack([normalise(p) for p in patches])
     aspects = np.log([max(p.shape[0], 1) / max(p.shape[1], 1) for p in patches]).astype(np.float32)[:, None]
-    return images, aspects
+    return images[:, None], aspects
 
 
 @cache
@@ -202,11 +210,12 @@ def softmax(logits: np.ndarray) -> np.ndarray:
     return p / p.sum(axis=-1, keepdims=True)
 
 
-def predict_images(patches: list[np.ndarray]) -> np.ndarray:
+def predict_images(patches: list[np.ndarray], images: np.ndarray | None = None) -> np.ndarray:
     """Class probabilities (N, 4) of binary crops (already turned upright) by the convolutional network: three
     3 x 3 convolutions (16, 32, 32 channels, two 2 x 2 poolings) over the normalised image, then a hidden layer
-    of 128 that also sees the crop's aspect ratio. Trained by ``digits_cnn`` on the same crops as ``predict``."""
-    images, aspects = image_inputs(patches)
+    of 128 that also sees the crop's aspect ratio. Trained by ``digits_cnn`` on the same crops as ``predict``.
+    ``images``: the crops already ``normalise``d."""
+    images, aspects = image_inputs(patches, images)
     return run_net(eight_bit(CNN_MODEL), {"x": images, "a": aspects})
 
 
@@ -236,11 +245,14 @@ def _read(patches: list[np.ndarray], turns: int) -> np.ndarray:
     turn by the feature network, and each turn it reads as a par digit at all read again by the
     convolutional network (``read_rotations``).
     """
-    probs = predict(describe_all(patches, turns)).reshape(len(patches), turns, len(LABELS))
-    # (crop, turn) pairs: most crops read as a digit at one turn or at none, so few reach the slower network
+    stack = normalised_turns(patches, turns)
+    probs = predict(describe_all(patches, turns, stack)).reshape(len(patches), turns, len(LABELS))
+    # (crop, turn) pairs: most crops read as a digit at one turn or at none, so few reach the slower network,
+    # which reads the images the feature network's were made from
     maybe = np.argwhere(probs[:, :, :3].max(axis=2) > MAYBE)
     if len(maybe):
-        probs[maybe[:, 0], maybe[:, 1]] = predict_images([turned(patches[i], turn) for i, turn in maybe])
+        probs[maybe[:, 0], maybe[:, 1]] = predict_images([turned(patches[i], turn) for i, turn in maybe],
+                                                         stack[maybe[:, 0] * turns + maybe[:, 1]])
     return probs
 
 

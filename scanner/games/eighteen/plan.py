@@ -115,14 +115,21 @@ class Orientation:
 def digit_probabilities(cands: list[Candidate], turns: int | None = None) -> np.ndarray:
     """(pieces, 4 turns, 4 classes) for the digit candidates of one square; with the plan's ``turns`` known,
     only that turn is read (the others left "other")."""
+    if turns is not None:
+        return digits_at_turn([cands], turns)[0]
     if not cands:
         return np.zeros((0, 4, len(LABELS)))
-    if turns is None:
-        return read_rotations([c.patch for c in cands])
-    probs = np.zeros((len(cands), 4, len(LABELS)))
+    return read_rotations([c.patch for c in cands])
+
+
+def digits_at_turn(squares: list[list[Candidate]], turns: int) -> list[np.ndarray]:
+    """``digit_probabilities`` at the plan's ``turns`` of each square's candidates, all read in one batch."""
+    patches = [c.patch for cands in squares for c in cands]
+    probs = np.zeros((len(patches), 4, len(LABELS)))
     probs[:, :, -1] = 1.0
-    probs[:, turns] = read_turned([c.patch for c in cands], turns)
-    return probs
+    if patches:
+        probs[:, turns] = read_turned(patches, turns)
+    return np.split(probs, np.cumsum([len(cands) for cands in squares])[:-1])
 
 
 def orientation(per_square: list[np.ndarray], up_votes: np.ndarray) -> Orientation:
@@ -157,7 +164,8 @@ def orientation_and_digits(cands: dict[tuple[int, int], list[Candidate]], up_vot
     orient = orientation([], up_votes)
     for i, sq in enumerate(squares):
         if i >= EARLY and orient.confidence >= EARLY_SURE:
-            return orient, probs | {rest: digit_probabilities(cands[rest], orient.turns) for rest in squares[i:]}
+            rest = squares[i:]
+            return orient, probs | dict(zip(rest, digits_at_turn([cands[sq] for sq in rest], orient.turns), strict=True))
         probs[sq] = digit_probabilities(cands[sq])
         orient = orientation(list(probs.values()), up_votes)
     return orient, probs
