@@ -14,6 +14,7 @@ Example:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -26,10 +27,15 @@ class Rectified:
     margin: int
     size: tuple[int, int]  # (width, height) of the quadrilateral's image, margin excluded
 
+    @cached_property
+    def _inverse(self) -> np.ndarray:
+        """Rectified pixels -> photo pixels (inverted once: a plan's every square asks for it)."""
+        return np.linalg.inv(self.homography)
+
     def to_photo(self, points: np.ndarray) -> np.ndarray:
         """Rectified pixel coordinates (N, 2) -> photo pixel coordinates."""
         pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
-        return cv2.perspectiveTransform(pts, np.linalg.inv(self.homography)).reshape(-1, 2)
+        return cv2.perspectiveTransform(pts, self._inverse).reshape(-1, 2)
 
     def from_photo(self, points: np.ndarray) -> np.ndarray:
         pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
