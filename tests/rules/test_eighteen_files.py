@@ -57,6 +57,19 @@ def test_malformed_file_is_one_line_naming_file_and_place(tmp_path, change, plac
     assert "Traceback" not in result.output
 
 
+@pytest.mark.parametrize("bad", [[(1, 2)], [(1, 2), (1, 1)]])
+def test_an_invalid_square_among_valid_ones_of_its_kind_is_named_where_it_lies(bad):
+    # the schema remembers the square values it found valid ("." is one, eight times over): a value like them but
+    # not valid is still checked, and named where it lies, each copy of it alike
+    data = board(PLAN + ".  .  .  .\n")
+    for r, c in bad:
+        data["cells"][r][c] = {"k": "empty", "edges": ["N", "S"]}
+    with pytest.raises(registry.BoardError) as raised:
+        registry.parse_board(data)
+    assert raised.value.place in {f"cells[{r}][{c}]" for r, c in bad}
+    assert "'edges' was unexpected" in raised.value.message
+
+
 def test_example_plan_scores_through_the_command_line():
     result = CliRunner().invoke(main, ["score-board", str(EXAMPLE)])
     assert result.exit_code == 0, result.output
