@@ -496,6 +496,7 @@ def _refine(strength: np.ndarray, lines: np.ndarray, cross: np.ndarray, window: 
     # each segment's columns, as slicing the image would take them
     columns = [slice(int(a), int(b) + 1).indices(w)[:2] for a, b in zip(cross[:-1], cross[1:], strict=False)]
     starts, stops = (np.array(v) for v in zip(*columns, strict=True))
+    stops = np.maximum(stops, starts)  # no columns (an outline beyond the image): shares unknown, as a mean of none
     for y0 in lines:
         expected = np.array([0.0, 0.0, y0]) + (drift.along_line(y0) if drift is not None else 0.0)
         xs, ys, ws = [], [], []
@@ -529,7 +530,6 @@ def _segment_shares(counts: np.ndarray, centres: list[float], window: float, sta
     rows = [slice(top, int(min(h - 1, c + window)) + 1).indices(h)[:2] for top, c in zip(tops, centres, strict=True)]
     first, lengths = np.array([r[0] for r in rows]), np.array([max(0, r[1] - r[0]) for r in rows])
     at = np.minimum(first[:, None] + np.arange(max(1, int(lengths.max()))), h - 1)
-    stops = np.maximum(stops, starts)  # no columns (an outline beyond the image): shares unknown, as a mean of none
     sums = counts[at, stops[:, None]] - counts[at, starts[:, None]]
     with np.errstate(invalid="ignore"):  # as numpy's mean of float32 values divides: in 64 bits, rounded to 32
         shares = (sums / (stops - starts)[:, None]).astype(np.float32)
