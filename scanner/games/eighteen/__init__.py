@@ -432,20 +432,24 @@ def lone_peak(squares: list[list[Guess]], r: int, c: int) -> Guess:
                  note="a fairway no neighbour joins, drawn like peaks")
 
 
-def joined_peak(squares: list[list[Guess]], r: int, c: int) -> Guess:
-    """A square read as a drawn peak that neighbours join on exactly two of its edges, as a hole running
-    through it does (a mountain ends a hole, never lies within one), flagged with the fairway of those edges
-    offered: a straight fairway shaded in a zigzag between its sides reads as peaks (0.99, on a fresh plan).
-    The ``lone_peak`` the other way round.
+def joined_mountain(squares: list[list[Guess]], r: int, c: int) -> Guess:
+    """A square read as a mountain, drawn or blacked out, that neighbours join on exactly two of its edges, as a
+    hole running through it does (a mountain ends a hole, never lies within one), flagged with the fairway of
+    those edges offered: a straight fairway shaded in a zigzag between its sides reads as peaks (0.99, on a
+    fresh plan), and one shaded solid in a broad pen as blacked out (0.98). The ``lone_peak`` the other way
+    round.
 
     >>> fairway = lambda *edges: Guess({"k": "fairway", "edges": list(edges)}, 0.9)
     >>> column = [[fairway("S", "N")], [Guess(PEAK, 0.99)], [fairway("N", "S")]]
-    >>> read = joined_peak(column, 1, 0)
+    >>> read = joined_mountain(column, 1, 0)
     >>> read.value == PEAK, read.confidence < FLAG_BELOW, read.alternatives[0][0]
     (True, True, {'k': 'fairway', 'edges': ['N', 'S']})
+    >>> column[1][0] = Guess(BLACKED, 0.98)
+    >>> joined_mountain(column, 1, 0).confidence < FLAG_BELOW
+    True
     """
     g = squares[r][c]
-    if g.value != PEAK:
+    if g.value not in (PEAK, BLACKED):
         return g
     joined = [edge for edge in EDGES if planmod.connects(squares, r, c, edge) >= 1.0]
     if len(joined) != 2:
@@ -952,7 +956,7 @@ def read_plan(image: np.ndarray) -> PlanReading:
     settled = [list(row) for row in final]  # each doubtful fairway judged by its neighbours as they were read
     final = [[planmod.fairway_from_neighbours(settled, r, c) for c in range(cols)] for r in range(rows)]
     final = [[lone_peak(final, r, c) for c in range(cols)] for r in range(rows)]
-    final = [[joined_peak(final, r, c) for c in range(cols)] for r in range(rows)]
+    final = [[joined_mountain(final, r, c) for c in range(cols)] for r in range(rows)]
     final = walled_in_shade(final, cut.shade / threshold)
     # every par weighed again with the length of the completed hole it tees off
     lengths = planmod.hole_lengths(final)
