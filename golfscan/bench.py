@@ -98,8 +98,9 @@ def measure_photo(jpg: Path, game: str) -> PhotoOutcome:
     start = time.perf_counter()
     try:
         scored = scan_photo(jpg, game, setup)
-    except ScanError as err:
-        outcome.error, outcome.flagged = str(err), True
+    except Exception as err:  # noqa: BLE001 - a scanner fault on one photo is that photo's failure, not the run's
+        outcome.error = str(err) if isinstance(err, ScanError) else f"scanner failed ({type(err).__name__}: {err})"
+        outcome.flagged = True
         outcome.scan_seconds = time.perf_counter() - start
         outcome.counts = _all_wrong(plugin(game).compare(true_board, true_board))
         return outcome

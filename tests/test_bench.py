@@ -8,6 +8,7 @@ import pytest
 from click.testing import CliRunner
 from paths import outside_dir
 
+from golfscan import bench
 from golfscan.bench import PhotoOutcome, _all_wrong, format_summary, read_truth, summarize
 from golfscan.cli import main
 
@@ -32,6 +33,26 @@ def test_summary_rates():
 def test_unreadable_photo_counts_every_item_wrong():
     counts = {"cards": 27, "cards_wrong": 0, "grids": 3, "exact": True, "wrong": []}
     assert _all_wrong(counts) == {"cards": 27, "cards_wrong": 27, "grids": 3}
+
+
+def test_a_scanner_fault_on_one_photo_is_counted_as_its_failure_and_the_run_goes_on(monkeypatch):
+    folder = (outside_dir() or Path("missing")) / "18-holes"
+    if not folder.is_dir():
+        pytest.skip("outside sample photos not found")
+    photos = sorted(folder.glob("*.jpg"))[:2]
+    scan = bench.scan_photo
+
+    def faulty(path, *args):  # a scanner bug on the first photo only
+        if Path(path) == photos[0]:
+            raise KeyError((2, 4))
+        return scan(path, *args)
+
+    monkeypatch.setattr(bench, "scan_photo", faulty)
+    first, second = bench.run(photos, "18-holes")
+    assert first.error == "scanner failed (KeyError: (2, 4))" and first.flagged and not first.exact
+    assert first.counts["squares_wrong"] == first.counts["squares"] > 0
+    assert second.error == "" and second.counts["squares"] > 0
+    assert summarize([first, second])["scan errors"] == 1
 
 
 def test_wrong_reads_not_flagged_are_counted_only_for_games_that_list_them():

@@ -20,6 +20,7 @@ from scanner.games.eighteen.plan import (
     UNSTEADY,
     DigitRead,
     fairway_from_neighbours,
+    fitted_to_holes,
     par_in_fairway,
     resolve_teegreen,
     tee_sides,
@@ -138,6 +139,23 @@ def test_an_unreadable_par_takes_its_side_from_the_other_end_of_the_hole():
     assert sides[0, 2][1] == pytest.approx(sides[0, 0][1]) and sides[0, 2][1] > 0.8
     alone = resolve_teegreen(guesses, 0, 2, digits[0, 2])
     assert alone.confidence < eighteen.FLAG_BELOW  # without the hole, nothing tells its sides
+
+
+def test_a_tee_green_read_as_blacked_out_at_the_last_has_no_par_and_the_others_keep_theirs():
+    # a tee/green walled in by blacked-out squares is read as blacked out after its par was read (seed 22702
+    # plan 0012: the pars were then weighed with hole lengths that square has none of, and the scan failed)
+    guesses = _hole_between_two_squares()
+    digits = {(0, 0): DigitRead(4, 0.6, (0.75, 0.75), digit_like=0.95, evidence=(0.5, 0.4, 0.1)),  # E is a tee
+              (0, 2): DigitRead(None, 0.0, None)}
+    sides = tee_sides(guesses, digits)
+    squares = [[resolve_teegreen(guesses, 0, c, digits[0, c], sides[0, c]) if c != 1 else guesses[0][1]
+                for c in range(3)]]
+    fitted, pars = fitted_to_holes(squares, digits, guesses, sides)
+    assert pars[0, 0].par == 3 and fitted[0][0].value["par"] == 3  # its hole, completed, is 3 squares long
+    squares[0][2] = Guess(eighteen.BLACKED, 0.7)
+    fitted, pars = fitted_to_holes(squares, digits, guesses, sides)
+    assert set(pars) == {(0, 0)} and fitted[0][2].value == eighteen.BLACKED
+    assert pars[0, 0].par == 4 and fitted[0][0].value["par"] == 4  # its hole now runs into a mountain
 
 
 def test_pars_at_both_ends_claiming_the_same_role_leave_the_hole_in_doubt():

@@ -959,11 +959,7 @@ def read_plan(image: np.ndarray) -> PlanReading:
     final = [[joined_mountain(final, r, c) for c in range(cols)] for r in range(rows)]
     final = walled_in_shade(final, cut.shade / threshold)
     # every par weighed again with the length of the completed hole it tees off
-    lengths = planmod.hole_lengths(final)
-    for (r, c), digit in digit_reads.items():
-        digit_reads[r, c] = fitted = planmod.with_hole_length(digit, lengths[r, c])
-        if fitted.par != digit.par:  # the square's reading holds its par; its sureness is the par's own
-            final[r][c] = planmod.resolve_teegreen(guesses, r, c, fitted, sides[r, c])
+    final, digit_reads = planmod.fitted_to_holes(final, digit_reads, guesses, sides)
     return PlanReading(geo, final, digit_reads, orient, threshold)
 
 

@@ -249,6 +249,22 @@ def hole_lengths(squares: list[list[Guess]]) -> dict[tuple[int, int], int]:
     return {hole.tee: hole.length for hole in trace_holes(board)}
 
 
+def fitted_to_holes(squares: list[list[Guess]], digits: dict, guesses: list[list[Guess]], sides: dict
+                    ) -> tuple[list[list[Guess]], dict]:
+    """Every par of the readings ``squares`` weighed again with the length of the completed hole it tees off
+    (``with_hole_length``), and its square resolved again (``resolve_teegreen`` of ``guesses`` and ``sides``)
+    where that changes the par. A square no longer read as a tee/green (walled in by blacked-out squares, and
+    read as blacked out too) has no par: its digit reading is dropped. Returns the squares and the pars."""
+    pars = {sq: digit for sq, digit in digits.items() if squares[sq[0]][sq[1]].value["k"] == "teegreen"}
+    lengths = hole_lengths(squares)
+    out = [list(row) for row in squares]
+    for (r, c), digit in pars.items():
+        pars[r, c] = fitted = with_hole_length(digit, lengths[r, c])
+        if fitted.par != digit.par:  # the square's reading holds its par; its sureness is the par's own
+            out[r][c] = resolve_teegreen(guesses, r, c, fitted, sides[r, c])
+    return out, pars
+
+
 def pooled_evidence(digit: DigitRead, probs: np.ndarray) -> tuple[float, ...]:
     """Probabilities of pars 3, 4 and 5 from the digit reader's reading ``digit`` and the whole-square reader's
     ``probs``, each tempered (``DIGIT_POWER``, ``SQUARE_POWER``): both are surer than they are right, and they

@@ -15,7 +15,7 @@ cannot saturate them.
 Run ``python -m scanner.games.eighteen.quantize [--only NETWORK] FOLDER...`` after training any of them (needs
 ``pip install -e .[train]`` for the ONNX package); it prints, for each network, how often the twin reads an
 input as the trained network does (the whole-square readers: on the squares not used to set it, of the later
-photos; the par reader 0.9989 on seeds 21802 and 21902, the edge reader 1.000 on seed 15352, the kind reader 1.000
+photos; the par reader 0.9998 on seeds 22402 and 22502, the edge reader 1.000 on seed 15352, the kind reader 1.000
 on seed 18502, the fairway scribble reader 1.000 on seed 19902, the digit network 0.9965 on drawn pieces), and the
 time each takes for a batch."""
 
