@@ -62,8 +62,8 @@ def _json_place(path) -> str:
     return place or "(top level)"
 
 
-# the distinct items found valid against each ``items`` schema (by id) in the validation under way
-_valid_items: ContextVar[dict[int, set[str]] | None] = ContextVar("_valid_items", default=None)
+# the distinct items found valid against each ``items`` schema (by id) in the validation under way (``validate``)
+_valid_items: ContextVar[dict[int, set[str]]] = ContextVar("_valid_items")
 _ITEMS = jsonschema.Draft202012Validator.VALIDATORS["items"]
 
 
@@ -73,11 +73,10 @@ def _items_once(validator: Validator, items: Any, instance: Any, schema: dict[st
     or so squares are a few dozen distinct values (validating a course plan: 19 ms -> 5 ms). Anything else, and
     every item that is not valid, is checked as the keyword always checks it, errors and places the same;
     only objects are remembered (a row of squares is seldom repeated)."""
-    valid = _valid_items.get()
-    if valid is None or not isinstance(items, dict) or "prefixItems" in schema or not validator.is_type(instance, "array"):
+    if not isinstance(items, dict) or "prefixItems" in schema or not validator.is_type(instance, "array"):
         yield from _ITEMS(validator, items, instance, schema)
         return
-    seen = valid.setdefault(id(items), set())
+    seen = _valid_items.get().setdefault(id(items), set())
     for index, item in enumerate(instance):
         key = _json_key(item) if isinstance(item, dict) else None  # an array is seldom repeated
         if key is not None and key in seen:
