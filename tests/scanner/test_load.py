@@ -29,6 +29,25 @@ def test_exif_orientation_is_applied(tmp_path, orientation, corner):
     assert photo.exif_orientation == orientation
 
 
+@pytest.mark.parametrize("orientation", range(1, 9))
+@pytest.mark.parametrize("mode", ["RGB", "L"])
+def test_full_size_jpeg_has_opencvs_pixels(tmp_path, orientation, mode):
+    """The fast full-size decoder gives exactly what OpenCV gives, turned alike, for every EXIF orientation."""
+    path = tmp_path / "o.jpg"
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    noise = np.random.default_rng(orientation).integers(0, 256, (90, 120, 3), np.uint8)
+    Image.fromarray(noise).convert(mode).save(path, exif=exif, quality=90)
+    expected = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    assert np.array_equal(load_photo(path).image, expected)
+
+
+def test_cmyk_jpeg_loads(tmp_path):
+    path = tmp_path / "cmyk.jpg"
+    Image.fromarray(_marked()).convert("CMYK").save(path, quality=95)
+    assert load_photo(path).image.shape == (300, 400, 3)
+
+
 def test_large_photo_is_reduced_while_decoding(tmp_path):
     path = tmp_path / "big.jpg"
     cv2.imwrite(str(path), np.full((2000, 3000, 3), 128, np.uint8))
