@@ -24,6 +24,7 @@ from scanner.games.eighteen.plan import (
     UNSTEADY,
     DigitRead,
     digit_probabilities,
+    digits_at_turn,
     half_of,
     hole_lengths,
     orientation_and_digits,
@@ -428,22 +429,28 @@ def _square_of(text: str, turns: int) -> list[Candidate]:
     return [Candidate(np.ascontiguousarray(np.rot90(_digit(text), -turns)), (0.3, 0.3))]
 
 
-def test_once_the_first_squares_settle_the_top_the_rest_are_read_at_that_turn_alone():
+def test_once_the_first_squares_settle_the_top_the_rest_are_neither_cut_nor_read():
     # these digits settle the top after seven squares (0.9899 after six), so the last three come after that
     cands = {(0, k): _square_of("345"[k % 3], 1) for k in range(max(EARLY, 7) + 3)}
-    orient, probs = orientation_and_digits(cands, np.zeros(4))
+    cut = []
+    orient, probs = orientation_and_digits(list(cands), lambda sq: cut.append(sq) or cands[sq], np.zeros(4))
     assert orient.turns == 1 and orient.confidence > 0.99
-    late = list(cands)[-3:]
-    assert all(np.allclose(probs[sq][:, [0, 2, 3], -1], 1.0) for sq in late)  # other turns never read
-    for sq in cands:  # at the plan's turn, every square reads as it would at all four
-        assert np.allclose(probs[sq][:, 1], digit_probabilities(cands[sq])[:, 1], atol=1e-5)
+    assert cut == list(probs) == list(cands)[:-3]  # the squares read, in order, each cut once
+    for sq in probs:  # read at every turn
+        assert np.allclose(probs[sq], digit_probabilities(cands[sq]), atol=1e-5)
+    late = list(cands)[-3:]  # read later at the plan's turn, they read as they would at all four
+    at_turn = digits_at_turn([cands[sq] for sq in late], orient.turns)
+    for sq, read in zip(late, at_turn, strict=True):
+        assert np.allclose(read[:, 1], digit_probabilities(cands[sq])[:, 1], atol=1e-5)
+        assert np.allclose(read[:, [0, 2, 3], -1], 1.0)
 
 
 def test_squares_that_do_not_settle_the_top_are_all_read_at_every_turn():
-    # every square turned another way: no turn wins clearly, so no square is read at one turn only
+    # every square turned another way: no turn wins clearly, so every square is read at every turn
     cands = {(0, k): _square_of("345"[k % 3], k % 4) for k in range(EARLY + 2)}
-    orient, probs = orientation_and_digits(cands, np.zeros(4))
+    orient, probs = orientation_and_digits(list(cands), cands.get, np.zeros(4))
     assert orient.confidence < 0.99
+    assert list(probs) == list(cands)
     for sq in cands:
         assert np.allclose(probs[sq], digit_probabilities(cands[sq]), atol=1e-5)
 

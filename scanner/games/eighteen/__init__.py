@@ -796,6 +796,15 @@ class PlanReading:
     threshold: float  # the plan's ink level: what its squares and par digits were cut at
 
 
+def whole_readings(upright: dict[tuple[int, int], np.ndarray]) -> dict[tuple[int, int], tuple[np.ndarray, np.ndarray]]:
+    """Each upright tee/green ink crop's par probabilities (``square_par``) and its (tee edge, green edge)
+    probabilities (``square_edges``), read in one batch each."""
+    if not upright:
+        return {}
+    inks = list(upright.values())
+    return dict(zip(upright, zip(read_squares(inks), read_edges(inks), strict=True), strict=True))
+
+
 def read_plan(image: np.ndarray) -> PlanReading:
     """Find the grid, read every square and par digit, and find which way is up."""
     cut = cut_squares(image)
@@ -824,21 +833,40 @@ def read_plan(image: np.ndarray) -> PlanReading:
         guesses[i // cols][i % cols] = guess
     guesses = [[too_faint(guesses[r][c], patches[r, c], threshold) for c in range(cols)] for r in range(rows)]
 
-    # Digit candidates in every tee/green square, cut again from the photo at full detail, read in all four
-    # turns until the plan's top is clear, then at that turn.
-    inks, cands = {}, {}  # inks: each tee/green's ink crop, read again whole below
+    # Every tee/green square's ink cut again from the photo at full detail; the first squares' par digit
+    # pieces, read in all four turns, settle which way is up (with the trees' votes)
     # a tree drawn in a pen lighter than the plan's other strokes was read at the faint level, and is
     # measured at it
     levels = {i: faint_level(threshold) for i in faint}
     trees = {(r, c): levels.get(r * cols + c, threshold) for r in range(rows) for c in range(cols)
              if guesses[r][c].value["k"] == "tree"}
-    for r in range(rows):
-        for c in range(cols):
-            if guesses[r][c].value["k"] == "teegreen":
-                inks[r, c] = full_detail(r, c)
-                cands[r, c] = ink_candidates(inks[r, c], threshold)
-    orient, probs = planmod.orientation_and_digits(cands, _tree_votes(trees, patches))
+    inks = {(r, c): full_detail(r, c) for r in range(rows) for c in range(cols)
+            if guesses[r][c].value["k"] == "teegreen"}  # read again whole below
+    cands: dict[tuple[int, int], list] = {}
+
+    def pieces(square: tuple[int, int]) -> list:  # a tee/green's digit candidates, cut when first wanted
+        if square not in cands:
+            cands[square] = ink_candidates(inks[square], threshold)
+        return cands[square]
+
+    orient, probs = planmod.orientation_and_digits(list(inks), pieces, _tree_votes(trees, patches))
     turns = orient.turns
+    # each tee/green read whole, turned upright: its par (``square_par``), its tee and green edges (``square_edges``)
+    whole = whole_readings({sq: np.rot90(ink, turns) for sq, ink in inks.items()})
+
+    def edge_read(r: int, c: int, edge_probs: np.ndarray) -> Guess:  # a tee/green's reading with its edges read
+        split = planmod.with_reader_diagonal(guesses[r][c], measured[r * cols + c], edge_probs, turns)
+        return planmod.with_edge_reading(split, edge_probs, turns)
+
+    # a par the whole-square reader is sure of is not looked for among the square's pieces, but for a few
+    # squares of each chain of holes, whose digits tell each hole's tee from its green
+    linked = [list(row) for row in guesses]
+    for (r, c), (_, edge_probs) in whole.items():
+        linked[r][c] = edge_read(r, c, edge_probs)
+    unsure = {sq for sq, (par_probs, _) in whole.items() if par_probs.max() < planmod.WHOLE_SQUARE_SURE}
+    located = planmod.squares_to_locate(planmod.hole_links(linked, list(inks)), unsure | probs.keys())
+    at_turn = [sq for sq in inks if sq in located and sq not in probs]
+    probs |= dict(zip(at_turn, planmod.digits_at_turn([pieces(sq) for sq in at_turn], turns), strict=True))
 
     final = [list(row) for row in guesses]
     # Pre-printed symbols (gorse) come in identical twins; hand drawings never match that closely. A twin
@@ -920,7 +948,8 @@ def read_plan(image: np.ndarray) -> PlanReading:
         (r, c), = gorse
         if final[r][c].confidence >= FLAG_BELOW and not _held_elsewhere(patches, (r, c), threshold, planmod.HOLDS_PRINT):
             final[r][c] = lone_gorse(final[r][c])
-    digit_reads = planmod.read_pars({(r, c): (cs, probs[r, c]) for (r, c), cs in cands.items()}, turns)
+    pieced = planmod.read_pars({sq: (cands[sq], probs[sq]) for sq in inks if sq in located}, turns)
+    digit_reads = {sq: pieced.get(sq, planmod.NOT_CUT) for sq in inks}
     # a fairway over a corner-to-corner line with a par digit in it is a tee/green whose split the network missed
     for r, c in [(r, c) for r in range(rows) for c in range(cols) if planmod.may_be_teegreen(final[r][c])]:
         ink = full_detail(r, c)
@@ -931,14 +960,13 @@ def read_plan(image: np.ndarray) -> PlanReading:
             guesses[r][c] = final[r][c] = teegreen
             digit_reads[r, c] = digit
             inks[r, c] = ink
-    # every par read once more from its whole square, turned upright (``square_par``), and the square's tee
-    # and green edges read from it too (``square_edges``), which also says which diagonal splits it
-    upright = [np.rot90(inks[sq], turns) for sq in digit_reads]
-    pars, ends = (read_squares(upright), read_edges(upright)) if upright else ([], [])
-    for (r, c), par_probs, edge_probs in zip(list(digit_reads), pars, ends, strict=True):
+    # every par read once more from its whole square (``square_par``), and the square's tee and green edges read
+    # from it too (``square_edges``), which also says which diagonal splits it
+    whole |= whole_readings({sq: np.rot90(inks[sq], turns) for sq in digit_reads if sq not in whole})
+    for r, c in digit_reads:
+        par_probs, edge_probs = whole[r, c]
         digit_reads[r, c] = planmod.with_square_reading(digit_reads[r, c], par_probs)
-        split = planmod.with_reader_diagonal(guesses[r][c], measured[r * cols + c], edge_probs, turns)
-        guesses[r][c] = planmod.with_edge_reading(split, edge_probs, turns)
+        guesses[r][c] = edge_read(r, c, edge_probs)
     sides = planmod.tee_sides(guesses, digit_reads)
     for (r, c), digit in digit_reads.items():
         final[r][c] = planmod.resolve_teegreen(guesses, r, c, digit, sides[r, c])

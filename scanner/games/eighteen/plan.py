@@ -17,7 +17,10 @@ when exactly two do (``fairway_from_neighbours``): hatching that reaches a third
 Par: the digit reader's reading of the most digit-like piece (``read_par``), read again from the whole square
 (``with_square_reading``), the two readers' evidence pooled, and last weighed with the length of the hole it tees
 off (``with_hole_length``): a player draws a hole as long as its par, as that scores. The par is the likeliest
-of the three, as sure as the evidence makes it.
+of the three, as sure as the evidence makes it. A square whose par the whole-square reader is sure of
+(``WHOLE_SQUARE_SURE``) is not cut into pieces at all, but for the first squares (which settle the orientation)
+and a few of each chain of holes (``squares_to_locate``): the digits found there tell each hole's tee from its
+green for the whole chain.
 
 Example:
     >>> rotate_edge("N", 1), rotate_edge("E", 2)
@@ -26,6 +29,7 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cache
 
@@ -98,6 +102,8 @@ class DigitRead:
     evidence: tuple[float, ...] = ()  # probabilities of pars 3, 4, 5 from both readers (``pooled_evidence``)
     located: float | None = None  # the digit reader's own confidence in its piece, once the whole-square
     # reader has set the par's (``with_square_reading``): that reader says which par, not where it lies
+    pieces_read: bool = True  # False: the square's ink was not cut into pieces, its par is the whole-square
+    # reader's alone (``whole_square_read``)
 
     @property
     def placed(self) -> float:
@@ -124,6 +130,8 @@ def digit_probabilities(cands: list[Candidate], turns: int | None = None) -> np.
 
 def digits_at_turn(squares: list[list[Candidate]], turns: int) -> list[np.ndarray]:
     """``digit_probabilities`` at the plan's ``turns`` of each square's candidates, all read in one batch."""
+    if not squares:
+        return []
     patches = [c.patch for cands in squares for c in cands]
     probs = np.zeros((len(patches), 4, len(LABELS)))
     probs[:, :, -1] = 1.0
@@ -152,21 +160,21 @@ def orientation(per_square: list[np.ndarray], up_votes: np.ndarray) -> Orientati
     return Orientation(turns, tuple(float(s) for s in scores), float(p[turns]))
 
 
-def orientation_and_digits(cands: dict[tuple[int, int], list[Candidate]], up_votes: np.ndarray
-                           ) -> tuple[Orientation, dict[tuple[int, int], np.ndarray]]:
-    """Which way is up (``orientation``), and each tee/green square's digit probabilities
-    (``digit_probabilities``): squares are read at all four turns, in turn, until at least ``EARLY`` of them
-    (and ``up_votes``) settle the orientation surely (``EARLY_SURE``); the rest are then read at that turn
-    only, which reads them just as at all four (the turn is all a par is read at) for a quarter of the work.
-    A plan whose digits do not settle it soon is read at all four turns throughout.
+def orientation_and_digits(squares: list[tuple[int, int]], candidates: Callable[[tuple[int, int]], list[Candidate]],
+                           up_votes: np.ndarray) -> tuple[Orientation, dict[tuple[int, int], np.ndarray]]:
+    """Which way is up (``orientation``), from the tee/green ``squares``' digit probabilities at all four turns
+    (``digit_probabilities`` of their ``candidates``, cut only when asked for), read in turn until at least
+    ``EARLY`` of them (and ``up_votes``) settle the orientation surely (``EARLY_SURE``); a plan whose digits do
+    not settle it soon is read at all four turns throughout. Returns the orientation and the probabilities of
+    the squares read: the rest are read, where they need to be, at that turn alone (``digits_at_turn``), which
+    reads them just as at all four (the turn is all a par is read at) for a quarter of the work.
     """
-    squares, probs = list(cands), {}
+    probs: dict[tuple[int, int], np.ndarray] = {}
     orient = orientation([], up_votes)
     for i, sq in enumerate(squares):
         if i >= EARLY and orient.confidence >= EARLY_SURE:
-            rest = squares[i:]
-            return orient, probs | dict(zip(rest, digits_at_turn([cands[sq] for sq in rest], orient.turns), strict=True))
-        probs[sq] = digit_probabilities(cands[sq])
+            break
+        probs[sq] = digit_probabilities(candidates(sq))
         orient = orientation(list(probs.values()), up_votes)
     return orient, probs
 
@@ -514,6 +522,74 @@ OUTVOTED = (0.5, 1.0)  # a square's own digit and whole-square reading both at l
 # put wrong)
 
 
+def hole_links(guesses: list[list[Guess]], squares: list[tuple[int, int]]
+               ) -> dict[tuple[int, int], list[tuple[tuple[int, int], int]]]:
+    """For each tee/green square of ``squares``, the squares of ``squares`` its fairways run to, each with 1
+    when its tee lies in the triangle (``HALVES`` index) other than this square's tee does, 0 when in the same:
+    a hole runs from one square's tee triangle along its fairway to another square's green triangle."""
+    halves = {sq: triangle_edges(guesses, *sq)[0] for sq in squares}
+    links: dict[tuple[int, int], list[tuple[tuple[int, int], int]]] = {sq: [] for sq in squares}
+    for sq in squares:
+        for half, edge in enumerate(halves[sq]):
+            end = _hole_end(guesses, *sq, edge)
+            if end is None or end[0] == sq or end[0] not in halves or end[1] not in halves[end[0]]:
+                continue
+            # exactly one end is a tee: tee(sq) == half differs from tee(other) == other_half
+            other, other_half = end[0], halves[end[0]].index(end[1])
+            links[sq].append((other, 1 ^ half ^ other_half))
+    return links
+
+
+def chain_parities(links: dict[tuple[int, int], list[tuple[tuple[int, int], int]]], start: tuple[int, int]
+                   ) -> dict[tuple[int, int], int]:
+    """The squares of ``start``'s chain of linked holes (``hole_links``), each with 0 when its tee lies in the
+    same triangle as ``start``'s, 1 when in the other."""
+    parity, todo = {start: 0}, [start]
+    while todo:
+        sq = todo.pop()
+        for other, flip in links[sq]:
+            if other not in parity:
+                parity[other] = parity[sq] ^ flip
+                todo.append(other)
+    return parity
+
+
+NOT_CUT = DigitRead(None, 0.0, None, pieces_read=False)  # the digit reading of a square not cut into pieces: its
+# par is then the whole-square reader's alone (``with_square_reading``), as sure as that reader, tempered, makes it
+# (0.93 for 0.999), and where the digit lies is not known: its tee side comes from its chain and its edges
+WHOLE_SQUARE_SURE = 0.999  # a tee/green whose par the whole-square reader is this sure of is not cut into pieces
+# (unless its chain wants it, ``squares_to_locate``): on the 7,706 tee/greens of seeds 22602 and 22702, 89% are
+# read so surely, one of them wrong (a 5 read as a 3, wrong in the pooled reading too); on the other hand's six
+# plans 74%, none wrong; on the hard preset's 60 photos 32%, none wrong
+LOCATED_PER_CHAIN = 2  # least squares of each chain of linked holes whose par digit is looked for among its ink
+# pieces (``squares_to_locate``): the chain's tee sides are pooled from where its digits lie
+
+
+def squares_to_locate(links: dict[tuple[int, int], list[tuple[tuple[int, int], int]]], located: set
+                      ) -> set[tuple[int, int]]:
+    """``located`` (tee/green squares whose digit is looked for among their ink pieces) and, for each chain of
+    linked holes (``hole_links``) with fewer than ``LOCATED_PER_CHAIN`` of them, more of its squares in order
+    until it has that many: a square whose par the whole-square reader is sure of need not be cut into pieces,
+    but that reader says nothing of where the digit lies, and the digits found decide which end of each hole
+    is its tee, whatever the other hand's flags look like.
+
+    >>> links = {(0, 0): [((0, 3), 0)], (0, 3): [((0, 0), 0)], (2, 2): []}
+    >>> sorted(squares_to_locate(links, set()))
+    [(0, 0), (0, 3), (2, 2)]
+    >>> sorted(squares_to_locate(links | {(4, 0): [], (4, 1): []}, {(4, 0)}))
+    [(0, 0), (0, 3), (2, 2), (4, 0), (4, 1)]
+    """
+    out, seen = set(located), set()
+    for start in links:
+        if start in seen:
+            continue
+        chain = list(chain_parities(links, start))
+        seen.update(chain)
+        wanted = LOCATED_PER_CHAIN - sum(sq in out for sq in chain)
+        out.update([sq for sq in chain if sq not in out][:max(wanted, 0)])
+    return out
+
+
 def tee_sides(guesses: list[list[Guess]], digits: dict[tuple[int, int], DigitRead]) -> dict[tuple[int, int], tuple[int, float]]:
     """Which triangle (``HALVES`` index) of each tee/green square is the tee, and how surely.
 
@@ -525,16 +601,7 @@ def tee_sides(guesses: list[list[Guess]], digits: dict[tuple[int, int], DigitRea
     leave the chain in doubt, and a square whose own evidence clearly disagrees with its chain is in doubt.
     """
     squares = list(digits)
-    halves = {sq: triangle_edges(guesses, *sq)[0] for sq in squares}
-    links: dict[tuple[int, int], list[tuple[tuple[int, int], int]]] = {sq: [] for sq in squares}
-    for sq in squares:
-        for half, edge in enumerate(halves[sq]):
-            end = _hole_end(guesses, *sq, edge)
-            if end is None or end[0] == sq or end[0] not in halves or end[1] not in halves[end[0]]:
-                continue
-            # exactly one end is a tee: tee(sq) == half differs from tee(other) == other_half
-            other, other_half = end[0], halves[end[0]].index(end[1])
-            links[sq].append((other, 1 ^ half ^ other_half))
+    links = hole_links(guesses, squares)
     # each square's own evidence for its first triangle as the tee: its par digit, and the whole-square reader
     own = {sq: (2.0 * np.arctanh(np.clip(side_evidence(guesses[sq[0]][sq[1]], digits[sq]),
                                          -SIDE_EVIDENCE_CAP, SIDE_EVIDENCE_CAP)),
@@ -544,13 +611,7 @@ def tee_sides(guesses: list[list[Guess]], digits: dict[tuple[int, int], DigitRea
     for start in squares:
         if start in out:
             continue
-        parity, todo = {start: 0}, [start]  # tee half relative to the start square's: same (0) or other (1)
-        while todo:
-            sq = todo.pop()
-            for other, flip in links[sq]:
-                if other not in parity:
-                    parity[other] = parity[sq] ^ flip
-                    todo.append(other)
+        parity = chain_parities(links, start)  # tee half relative to the start square's: same (0) or other (1)
         total = sum(logit[sq] * (1 - 2 * p) for sq, p in parity.items())  # for the start's tee in half 0
         # one hand wrote all the digits and one reader read them: their errors go together, so the pooled
         # evidence is tempered as the orientation's is
@@ -583,7 +644,7 @@ def resolve_teegreen(guesses: list[list[Guess]], r: int, c: int, digit: DigitRea
         evidence = side_evidence(g, digit)
         side = (0 if evidence >= 0 else 1, abs(evidence))
     tee_half, side_conf = side
-    if digit.centre is None:
+    if digit.centre is None and digit.pieces_read:
         notes.append("no par digit found")
     if side_conf < 0.5:
         notes.append("tee and green may be swapped")
