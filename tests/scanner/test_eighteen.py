@@ -325,6 +325,19 @@ def test_a_plan_under_warm_light_is_still_a_plan():
     assert eighteen.likelihood(warm) >= 0.6
 
 
+def test_pars_read_whole_where_the_square_reader_is_sure_leave_the_plan_as_cutting_every_square_does():
+    """A sure whole-square reading spares a square its cut into pieces, and the first squares and two of each
+    chain of holes are still cut for where their digits lie: the plan reads as when every square is cut."""
+    image = load_photo(next(p for p in SETS if p.name.startswith("18-holes-phone"))).image
+    plan, every = eighteen.read_plan(image), eighteen.read_plan(image, cut_every_square=True)
+    whole = [sq for sq, digit in plan.digits.items() if not digit.pieces_read]
+    assert whole and len(whole) < len(plan.digits) - 2
+    assert all(digit.pieces_read for digit in every.digits.values())
+    assert all(plan.digits[sq].centre is None and plan.digits[sq].par is not None for sq in whole)
+    assert [[g.value for g in row] for row in plan.squares] == [[g.value for g in row] for row in every.squares]
+    assert {sq: d.par for sq, d in plan.digits.items()} == {sq: d.par for sq, d in every.digits.items()}
+
+
 def _digit_patch(text: str) -> np.ndarray:
     patch = np.zeros((40, 30), np.uint8)
     cv2.putText(patch, text, (3, 33), cv2.FONT_HERSHEY_SIMPLEX, 1.1, 1, 3)

@@ -805,8 +805,10 @@ def whole_readings(upright: dict[tuple[int, int], np.ndarray]) -> dict[tuple[int
     return dict(zip(upright, zip(read_squares(inks), read_edges(inks), strict=True), strict=True))
 
 
-def read_plan(image: np.ndarray) -> PlanReading:
-    """Find the grid, read every square and par digit, and find which way is up."""
+def read_plan(image: np.ndarray, cut_every_square: bool = False) -> PlanReading:
+    """Find the grid, read every square and par digit, and find which way is up. With ``cut_every_square``, every
+    tee/green's par digit is looked for among its ink pieces, however sure the whole-square reader is of its par
+    (``plan.WHOLE_SQUARE_SURE``): to study the digit readers on every square."""
     cut = cut_squares(image)
     geo, patches, threshold = cut.geometry, cut.patches, cut.threshold
     rect, lattice = geo.rectified, geo.lattice
@@ -863,7 +865,8 @@ def read_plan(image: np.ndarray) -> PlanReading:
     linked = [list(row) for row in guesses]
     for (r, c), (_, edge_probs) in whole.items():
         linked[r][c] = edge_read(r, c, edge_probs)
-    unsure = {sq for sq, (par_probs, _) in whole.items() if par_probs.max() < planmod.WHOLE_SQUARE_SURE}
+    unsure = {sq for sq, (par_probs, _) in whole.items()
+              if cut_every_square or par_probs.max() < planmod.WHOLE_SQUARE_SURE}
     located = planmod.squares_to_locate(planmod.hole_links(linked, list(inks)), unsure | probs.keys())
     at_turn = [sq for sq in inks if sq in located and sq not in probs]
     probs |= dict(zip(at_turn, planmod.digits_at_turn([pieces(sq) for sq in at_turn], turns), strict=True))

@@ -145,7 +145,7 @@ def digit_study(folder: Path) -> dict[str, int]:
             continue
         truth = truth_board(truth_path)["cells"]
         try:
-            plan = eighteen.read_plan(load_photo(photo).image)
+            plan = eighteen.read_plan(load_photo(photo).image, cut_every_square=True)
         except ScanError:
             continue
         lat, turns = plan.geometry.lattice, plan.orientation.turns
