@@ -42,7 +42,6 @@ from scanner.games.eighteen.printcolour import (
 )
 from scanner.games.eighteen.scribbles import HAND_DRAWN, scribbled_probability
 from scanner.games.eighteen.square_edges import read_edges
-from scanner.games.eighteen.square_par import CLASSES as PAR_CLASSES
 from scanner.games.eighteen.square_par import read_squares
 from scanner.games.eighteen.squares import kind_probabilities
 from scanner.grid import DRAWING_RHYTHM, Lattice, drawing_rhythm, find_lattice
@@ -992,9 +991,7 @@ def read_plan(image: np.ndarray, cut_every_square: bool = False) -> PlanReading:
     final = walled_in_shade(final, cut.shade / threshold)
     # a par read whole that the completed hole it tees off is not as long as is read from the square's pieces too,
     # as a par the two readers agree on stands against the hole's length
-    lengths = planmod.hole_lengths(final)
-    doubted = [sq for sq, digit in digit_reads.items() if not digit.pieces_read and final[sq[0]][sq[1]].value["k"] ==
-               "teegreen" and lengths[sq] in PAR_CLASSES[:3] and lengths[sq] != digit.par]
+    doubted = planmod.read_whole_against_holes(final, digit_reads)
     pieced = planmod.read_pars({sq: (pieces(sq), probs) for sq, probs in zip(
         doubted, planmod.digits_at_turn([pieces(sq) for sq in doubted], turns), strict=True)}, turns)
     for r, c in doubted:

@@ -277,6 +277,27 @@ def fitted_to_holes(squares: list[list[Guess]], digits: dict, guesses: list[list
     return out, pars
 
 
+def read_whole_against_holes(squares: list[list[Guess]], digits: dict[tuple[int, int], DigitRead]
+                             ) -> list[tuple[int, int]]:
+    """The tee/green squares of the readings ``squares`` whose par was read whole (not cut into pieces,
+    ``NOT_CUT``) and is not the length of the completed hole it tees off: read from their pieces too, the two
+    readers agreeing stand against the hole's length (``with_hole_length``), where one reader alone is doubted.
+
+    >>> tee = Guess({"k": "teegreen", "tee_edge": "E", "green_edge": "W", "par": 3}, 0.9)
+    >>> fairway = Guess({"k": "fairway", "edges": ["E", "W"]}, 0.9)
+    >>> green = Guess({"k": "teegreen", "tee_edge": "S", "green_edge": "W", "par": 4}, 0.9)
+    >>> plan = [[tee, fairway, fairway, green]]  # a hole of 4 squares teeing off (0, 0)
+    >>> read_whole = replace(NOT_CUT, par=3)
+    >>> read_whole_against_holes(plan, {(0, 0): read_whole, (0, 3): replace(NOT_CUT, par=4)})
+    [(0, 0)]
+    >>> read_whole_against_holes(plan, {(0, 0): replace(read_whole, pieces_read=True)})
+    []
+    """
+    lengths = hole_lengths(squares)
+    return [(r, c) for (r, c), digit in digits.items() if not digit.pieces_read and squares[r][c].value["k"] == "teegreen"
+            and lengths[r, c] in CLASSES[:3] and lengths[r, c] != digit.par]
+
+
 def pooled_evidence(digit: DigitRead, probs: np.ndarray) -> tuple[float, ...]:
     """Probabilities of pars 3, 4 and 5 from the digit reader's reading ``digit`` and the whole-square reader's
     ``probs``, each tempered (``DIGIT_POWER``, ``SQUARE_POWER``): both are surer than they are right, and they
