@@ -992,10 +992,10 @@ def read_plan(image: np.ndarray, cut_every_square: bool = False) -> PlanReading:
     # a par read whole that the completed hole it tees off is not as long as is read from the square's pieces too,
     # as a par the two readers agree on stands against the hole's length
     doubted = planmod.read_whole_against_holes(final, digit_reads)
-    pieced = planmod.read_pars({sq: (pieces(sq), probs) for sq, probs in zip(
-        doubted, planmod.digits_at_turn([pieces(sq) for sq in doubted], turns), strict=True)}, turns)
+    at_turn = planmod.digits_at_turn([pieces(sq) for sq in doubted], turns)
+    recut = planmod.read_pars({sq: (pieces(sq), read) for sq, read in zip(doubted, at_turn, strict=True)}, turns)
     for r, c in doubted:
-        digit_reads[r, c] = planmod.with_square_reading(pieced[r, c], whole[r, c][0])
+        digit_reads[r, c] = planmod.with_square_reading(recut[r, c], whole[r, c][0])
         final[r][c] = planmod.resolve_teegreen(guesses, r, c, digit_reads[r, c], sides[r, c])
     # every par weighed again with the length of the completed hole it tees off
     final, digit_reads = planmod.fitted_to_holes(final, digit_reads, guesses, sides)

@@ -20,7 +20,8 @@ off (``with_hole_length``): a player draws a hole as long as its par, as that sc
 of the three, as sure as the evidence makes it. A square whose par the whole-square reader is sure of
 (``WHOLE_SQUARE_SURE``) is not cut into pieces at all, but for the first squares (which settle the orientation)
 and a few of each chain of holes (``squares_to_locate``): the digits found there tell each hole's tee from its
-green for the whole chain.
+green for the whole chain. A par read whole that its completed hole is not as long as is read from the square's
+pieces too (``read_whole_against_holes``).
 
 Example:
     >>> rotate_edge("N", 1), rotate_edge("E", 2)
@@ -107,7 +108,7 @@ class DigitRead:
     located: float | None = None  # the digit reader's own confidence in its piece, once the whole-square
     # reader has set the par's (``with_square_reading``): that reader says which par, not where it lies
     pieces_read: bool = True  # False: the square's ink was not cut into pieces, its par is the whole-square
-    # reader's alone (``whole_square_read``)
+    # reader's alone (``NOT_CUT``)
 
     @property
     def placed(self) -> float:
@@ -583,7 +584,7 @@ NOT_CUT = DigitRead(None, 0.0, None, pieces_read=False)  # the digit reading of 
 # par is then the whole-square reader's alone (``with_square_reading``), as sure as that reader, tempered, makes it
 # (0.93 for 0.999), and where the digit lies is not known: its tee side comes from its chain and its edges
 WHOLE_SQUARE_SURE = 0.999  # a tee/green whose par the whole-square reader is this sure of is not cut into pieces
-# (unless its chain wants it, ``squares_to_locate``): on the 7,706 tee/greens of seeds 22602 and 22702, 89% are
+# (unless its chain wants it, ``squares_to_locate``, or its hole disputes it, ``read_whole_against_holes``): on the 7,706 tee/greens of seeds 22602 and 22702, 89% are
 # read so surely, one of them wrong (a 5 read as a 3, wrong in the pooled reading too); on the other hand's six
 # plans 74%, none wrong; on the hard preset's 60 photos 32%, none wrong
 LOCATED_PER_CHAIN = 2  # least squares of each chain of linked holes whose par digit is looked for among its ink
@@ -596,7 +597,7 @@ def squares_to_locate(links: dict[tuple[int, int], list[tuple[tuple[int, int], i
     linked holes (``hole_links``) with fewer than ``LOCATED_PER_CHAIN`` of them, more of its squares in order
     until it has that many: a square whose par the whole-square reader is sure of need not be cut into pieces,
     but that reader says nothing of where the digit lies, and the digits found decide which end of each hole
-    is its tee, whatever the other hand's flags look like.
+    is its tee (the whole-square edge reader, which learnt our own flags, is weighed less than a digit).
 
     >>> links = {(0, 0): [((0, 3), 0)], (0, 3): [((0, 0), 0)], (2, 2): []}
     >>> sorted(squares_to_locate(links, set()))
