@@ -83,7 +83,7 @@ _REDUCED = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_RE
 def _full_jpeg(data: np.ndarray, orientation: int) -> np.ndarray | None:
     """A JPEG decoded at full size with libjpeg-turbo through simplejpeg, turned to its EXIF ``orientation``:
     the very pixels OpenCV decodes, in about half the time (OpenCV's decoder takes about 0.07 s for a 12 MP
-    photo, this 0.04 s with the turn). None when simplejpeg cannot read it (a CMYK JPEG, say): OpenCV's turn.
+    photo, this 0.04 s with the turn). None when simplejpeg cannot read it: OpenCV's turn then.
 
     >>> _, jpeg = cv2.imencode(".jpg", np.full((16, 24, 3), 200, np.uint8))
     >>> _full_jpeg(jpeg, 6).shape
