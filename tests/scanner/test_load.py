@@ -44,7 +44,7 @@ def test_full_size_jpeg_has_opencvs_pixels(tmp_path, orientation, mode):
 
 def test_cmyk_jpeg_has_opencvs_pixels(tmp_path):
     path = tmp_path / "cmyk.jpg"
-    Image.fromarray(np.random.default_rng(9).integers(0, 256, (60, 80, 3), np.uint8)).convert("CMYK").save(path)
+    Image.fromarray(np.random.default_rng(9).integers(0, 256, (90, 120, 3), np.uint8)).convert("CMYK").save(path)
     assert np.array_equal(load_photo(path).image, cv2.imread(str(path), cv2.IMREAD_COLOR))
 
 
