@@ -862,9 +862,8 @@ def read_plan(image: np.ndarray, cut_every_square: bool = False) -> PlanReading:
 
     # a par the whole-square reader is sure of is not looked for among the square's pieces, but for a few
     # squares of each chain of holes, whose digits tell each hole's tee from its green
-    linked = [list(row) for row in guesses]
-    for (r, c), (_, edge_probs) in whole.items():
-        linked[r][c] = edge_read(r, c, edge_probs)
+    edged = {(r, c): edge_read(r, c, edge_probs) for (r, c), (_, edge_probs) in whole.items()}
+    linked = [[edged.get((r, c), g) for c, g in enumerate(row)] for r, row in enumerate(guesses)]
     unsure = {sq for sq, (par_probs, _) in whole.items()
               if cut_every_square or par_probs.max() < planmod.WHOLE_SQUARE_SURE}
     located = planmod.squares_to_locate(planmod.hole_links(linked, list(inks)), unsure | probs.keys())
@@ -969,7 +968,7 @@ def read_plan(image: np.ndarray, cut_every_square: bool = False) -> PlanReading:
     for r, c in digit_reads:
         par_probs, edge_probs = whole[r, c]
         digit_reads[r, c] = planmod.with_square_reading(digit_reads[r, c], par_probs)
-        guesses[r][c] = edge_read(r, c, edge_probs)
+        guesses[r][c] = edged[r, c] if (r, c) in edged else edge_read(r, c, edge_probs)
     sides = planmod.tee_sides(guesses, digit_reads)
     for (r, c), digit in digit_reads.items():
         final[r][c] = planmod.resolve_teegreen(guesses, r, c, digit, sides[r, c])
