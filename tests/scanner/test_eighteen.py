@@ -501,3 +501,24 @@ def test_a_lone_symbol_is_the_bare_print_only_when_another_square_holds_all_of_i
     assert not eighteen._held_elsewhere(patches, (1, 0), 0.3)  # a lake no other square holds
     patches[0, 1] = np.maximum(np.roll(stars, 9, axis=0), fairway)  # the print elsewhere in that square
     assert not eighteen._held_elsewhere(patches, (0, 0), 0.3)
+
+
+def test_the_grid_study_finds_each_fixture_plans_count_and_names_a_wrong_one(tmp_path, capsys):
+    from scanner.games.eighteen.evaluate import grid_study, main
+
+    phone = REPO / "fixtures" / "sets" / "18-holes-phone"
+    rows = grid_study([phone])
+    assert len(rows) == 2 and all(row["right"] for row in rows)
+    # the same photo with a truth of another size: counted wrong, and named by the command
+    photo = sorted(phone.glob("*.jpg"))[0]
+    truth = json.loads(photo.with_suffix(".json").read_text())
+    truth["board"]["grid"]["rows"] += 1
+    (tmp_path / photo.name).write_bytes(photo.read_bytes())
+    (tmp_path / photo.name).with_suffix(".json").write_text(json.dumps(truth))
+    found = grid_study([tmp_path])
+    assert [row["right"] for row in found] == [False] and found[0]["found"] == rows[0]["found"]
+    assert main(["--grids", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert photo.name in out and "grids counted right: 0 of 1" in out
+    with pytest.raises(SystemExit):
+        main(["--grids", str(tmp_path / "missing")])
