@@ -14,9 +14,10 @@ from rules import registry
 from rules.eighteen.neutral import from_neutral
 from scanner.errors import ScanError
 from scanner.games import eighteen, plugin
+from scanner.games.eighteen import square_kinds
 from scanner.games.eighteen.classify import read_square
 from scanner.games.eighteen.evaluate import compare
-from scanner.games.eighteen.features import measure
+from scanner.games.eighteen.features import measure, measure_all
 from scanner.games.eighteen.parmarks import CROP
 from scanner.games.eighteen.printcolour import _hue, hue_layers, unlike_pen
 from scanner.games.eighteen.squares import KINDS, kind_probabilities
@@ -522,3 +523,29 @@ def test_the_grid_study_finds_each_fixture_plans_count_and_names_a_wrong_one(tmp
     assert photo.name in out and "grids counted right: 0 of 1" in out
     with pytest.raises(SystemExit):
         main(["--grids", str(tmp_path / "missing")])
+
+
+def test_the_picture_network_reads_only_the_squares_the_measurements_are_unsure_of(monkeypatch):
+    from scanner.games.eighteen import squares
+
+    inks = [np.zeros((64, 64), np.float32) for _ in range(4)]
+    cv2.rectangle(inks[0], (3, 3), (60, 60), 1.0, -1)  # blacked out: the measurements are sure
+    cv2.circle(inks[1], (32, 26), 12, 1.0, 2)  # a tree: sure too
+    cv2.line(inks[1], (32, 38), (32, 54), 1.0, 2)
+    cv2.line(inks[2], (4, 4), (60, 60), 1.0, 2)  # a lone diagonal: not
+    cv2.line(inks[3], (24, 0), (24, 63), 1.0, 2)  # a straight fairway: not
+    cv2.line(inks[3], (40, 0), (40, 63), 1.0, 2)
+    measured = measure_all(inks, 0.3)
+    monkeypatch.setattr(squares, "MEASURED_SURE", 0.0)
+    alone = kind_probabilities(inks, measured, 0.3)  # the measurements' reading
+    monkeypatch.setattr(squares, "MEASURED_SURE", 1.01)
+    pooled = kind_probabilities(inks, measured, 0.3)  # pooled with the picture network's
+    monkeypatch.undo()
+    shown = []
+    monkeypatch.setattr(squares, "read_kinds", lambda patches, threshold: shown.append(len(patches)) or
+                        square_kinds.read_kinds(patches, threshold))
+    read = kind_probabilities(inks, measured, 0.3)
+    sure = alone.max(axis=1) >= squares.MEASURED_SURE
+    assert sure.tolist() == [True, True, False, False] and shown == [2]
+    assert np.allclose(read[sure], alone[sure]) and np.allclose(read[~sure], pooled[~sure])
+    assert not np.allclose(pooled[sure], alone[sure])  # the picture network, asked, would have moved them a little
