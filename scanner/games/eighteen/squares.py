@@ -10,8 +10,8 @@ to the plan's own ink level so that pen, paper and lighting matter little:
 
 A one-hidden-layer network turns them into probabilities of the nine kinds in ``KINDS``, pooled with those of a
 convolutional network that sees the square's ink picture itself (``square_kinds``, ``pooled_kinds``) unless the
-first is sure (``MEASURED_SURE``). Which edges a
-fairway or tee/green uses is read by ``classify`` from the strokes; the network only says what the square is.
+first is sure (``MEASURED_SURE``). Which edges a fairway or tee/green uses is read by ``classify`` from the
+strokes; the network only says what the square is.
 It was trained on synthetic photos (``python -m scanner.games.eighteen.squares FOLDER...`` rebuilds
 ``squares_model.npz`` from photos with ground truth, reading them with two processes), each square cut from the
 grid the scanner found and from jittered copies of it, so that a grid line found a pixel or two off does not
