@@ -28,7 +28,6 @@ from scanner.debug import Debug
 from scanner.errors import ScanError
 from scanner.games.eighteen import plan as planmod
 from scanner.games.eighteen.classify import BARE, Guess, read_square, sure
-from scanner.games.eighteen.evaluate import bench_setup, compare  # noqa: F401  (plugin interface, used by `golfscan bench`)
 from scanner.games.eighteen.features import EDGES, CellFeatures, binarize, measure_all
 from scanner.games.eighteen.features import MARGIN as LINE_MARGIN
 from scanner.games.eighteen.parmarks import ink_candidates, square_ink
@@ -60,6 +59,9 @@ from scanner.rectify import Rectified, rectangle_aspect, rectify
 from scanner.types import Read, ScanResult
 
 GAME = "18-holes"
+EVALUATION = ("bench_setup", "compare")  # the plugin interface's measures (``evaluate``), used by `golfscan bench`
+
+
 SCANNER = "golfscan-18-holes/1"
 CELL = 64  # pixels per square in the cut-out patches
 GRID_SIDE = 640  # first rectification: grid side in pixels
@@ -156,6 +158,16 @@ TREE_OFFSET = 0.05  # least shift of the ink's centre from the canopy's centre (
 
 CORNER_SLACK = 0.01  # share of an outline's side by which a corner may lie outside it and still be enclosed
 PAPER_PLAN = 0.5  # share of paper in the grid from which it is surely a plan (plans 0.64 and up, others 0.3)
+
+
+def __getattr__(name: str) -> Any:
+    """``EVALUATION``'s functions, imported when first asked for: imported with the package, ``evaluate`` would
+    be loaded twice when run as a command (``python -m scanner.games.eighteen.evaluate``)."""
+    if name in EVALUATION:
+        from scanner.games.eighteen import evaluate
+
+        return getattr(evaluate, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)
