@@ -22,6 +22,7 @@ import statistics
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -197,13 +198,17 @@ def _one_thread() -> None:
     cv2.setNumThreads(1)  # the pool's processes share the cores
 
 
-def grid_study(folders: list[Path], jobs: int = 1) -> list[dict[str, Any]]:
-    """``grid_found`` for every photo with a truth file in ``folders``, ``jobs`` photos at a time."""
+def grid_study(folders: list[Path], jobs: int = 1, progress: bool = False) -> list[dict[str, Any]]:
+    """``grid_found`` for every photo with a truth file in ``folders``, ``jobs`` photos at a time (with a
+    progress bar on a terminal, if ``progress``)."""
+    from tqdm import tqdm
+
     photos = [photo for folder in folders for photo in photos_with_truth(folder)]
+    bar = partial(tqdm, total=len(photos), unit="photo", disable=None if progress else True)
     if jobs <= 1:
-        return [grid_found(photo) for photo in photos]
+        return list(bar(map(grid_found, photos)))
     with ProcessPoolExecutor(jobs, initializer=_one_thread) as pool:
-        return list(pool.map(grid_found, photos, chunksize=8))
+        return list(bar(pool.map(grid_found, photos, chunksize=8)))
 
 
 def main(argv: list[str]) -> int:
@@ -219,7 +224,7 @@ def main(argv: list[str]) -> int:
     if missing:
         parser.error(f"not a folder: {', '.join(missing)}")
     if args.grids:
-        rows = grid_study(args.folders, args.jobs)
+        rows = grid_study(args.folders, args.jobs, progress=True)
         for row in rows:
             if not row["right"]:
                 print(json.dumps(row))
