@@ -207,6 +207,11 @@ def find_geometry(image: np.ndarray) -> Geometry:
         geo = _geometry(image, located)
     except ScanError as refused:
         return _well_confirmed(image, lambda: find_grid_quad(image, inside=True), refused)
+    # a well confirmed lattice is looked for again only within an outline that restores a cut corner (below): with
+    # none to try, it stands, on paper or not (a lattice looked for again gives way only to a better confirmed one)
+    if geo.lattice.line_support >= GRID_SURE and not any(encloses(cornered, located.corners, CORNER_SLACK)
+                                                         for cornered in located.cornered):
+        return geo
     # only for a grid on paper: other games' tiles and cards confirm grid lines poorly too
     if paper_share(geo) < PAPER_PLAN:
         return geo
