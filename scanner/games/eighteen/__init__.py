@@ -60,8 +60,6 @@ from scanner.types import Read, ScanResult
 
 GAME = "18-holes"
 EVALUATION = ("bench_setup", "compare")  # the plugin interface's measures (``evaluate``), used by `golfscan bench`
-
-
 SCANNER = "golfscan-18-holes/1"
 CELL = 64  # pixels per square in the cut-out patches
 GRID_SIDE = 640  # first rectification: grid side in pixels
@@ -1008,8 +1006,8 @@ def read_plan(image: np.ndarray, cut_every_square: bool = False) -> PlanReading:
     # a par read whole that the completed hole it tees off is not as long as is read from the square's pieces too,
     # as a par the two readers agree on stands against the hole's length
     doubted = planmod.read_whole_against_holes(final, digit_reads)
-    at_turn = planmod.digits_at_turn([pieces(sq) for sq in doubted], turns)
-    recut = planmod.read_pars({sq: (pieces(sq), read) for sq, read in zip(doubted, at_turn, strict=True)}, turns)
+    doubted_probs = planmod.digits_at_turn([pieces(sq) for sq in doubted], turns)
+    recut = planmod.read_pars({sq: (pieces(sq), read) for sq, read in zip(doubted, doubted_probs, strict=True)}, turns)
     for r, c in doubted:
         digit_reads[r, c] = planmod.with_square_reading(recut[r, c], whole[r, c][0])
         final[r][c] = planmod.resolve_teegreen(guesses, r, c, digit_reads[r, c], sides[r, c])

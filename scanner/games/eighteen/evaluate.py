@@ -21,8 +21,6 @@ import json
 import statistics
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +28,7 @@ import cv2
 import numpy as np
 
 from scanner.errors import ScanError
+from scanner.games.eighteen.truth_photos import read_photos
 from scanner.load import load_photo
 
 
@@ -87,6 +86,12 @@ def bench_setup(truth: dict) -> tuple[dict, dict]:
     return {key: board[key] for key in ("setup", "player") if key in board}, board
 
 
+def photos_with_truth(folder: Path) -> list[Path]:
+    """The photos of ``folder`` with a truth file beside them, in order."""
+    return [photo for photo in sorted(folder.glob("*.jpg")) + sorted(folder.glob("*.png"))
+            if photo.with_suffix(".json").exists()]
+
+
 def evaluate_folder(folder: Path) -> dict[str, Any]:
     """Scan each photo with a truth file; totals, per-photo rows and timings."""
     from scanner.games import eighteen
@@ -94,10 +99,8 @@ def evaluate_folder(folder: Path) -> dict[str, Any]:
     rows, totals = [], {"squares": 0, "squares_wrong": 0, "digits": 0, "digits_wrong": 0, "exact": 0,
                         "photos": 0, "unflagged_wrong": 0, "failed": 0}
     times, decode_times = [], []
-    for photo in sorted(folder.glob("*.jpg")) + sorted(folder.glob("*.png")):
+    for photo in photos_with_truth(folder):
         truth_path = photo.with_suffix(".json")
-        if not truth_path.exists():
-            continue
         t0 = time.perf_counter()
         loaded = load_photo(photo)
         t1 = time.perf_counter()
@@ -144,11 +147,8 @@ def digit_study(folder: Path) -> dict[str, int]:
     from scanner.games.eighteen.plan import upright_index
 
     counts = {"digits": 0, "network_right": 0, "tesseract_right": 0, "no_piece": 0}
-    for photo in sorted(folder.glob("*.jpg")) + sorted(folder.glob("*.png")):
-        truth_path = photo.with_suffix(".json")
-        if not truth_path.exists():
-            continue
-        truth = truth_board(truth_path)["cells"]
+    for photo in photos_with_truth(folder):
+        truth = truth_board(photo.with_suffix(".json"))["cells"]
         try:
             plan = eighteen.read_plan(load_photo(photo).image, cut_every_square=True)
         except ScanError:
@@ -171,19 +171,16 @@ def digit_study(folder: Path) -> dict[str, int]:
     return counts
 
 
-def photos_with_truth(folder: Path) -> list[Path]:
-    """The photos of ``folder`` with a truth file beside them, in order."""
-    return [photo for photo in sorted(folder.glob("*.jpg")) + sorted(folder.glob("*.png"))
-            if photo.with_suffix(".json").exists()]
-
-
-def grid_found(photo: Path) -> dict[str, Any]:
+def grid_found(photo: Path) -> dict[str, Any] | None:
     """The true rows and columns of ``photo``'s plan and those its grid is found with (``find_geometry``), with the
-    lattice's line support, or the reason no grid was found. ``right``: the count is right, in either order (the
-    rectified frame may be a quarter turn from upright)."""
+    lattice's line support, or the reason no grid was found; None without a truth file. ``right``: the count is
+    right, in either order (the rectified frame may be a quarter turn from upright)."""
     from scanner.games import eighteen
 
-    grid = truth_board(photo.with_suffix(".json"))["grid"]
+    truth_path = photo.with_suffix(".json")
+    if not truth_path.exists():
+        return None
+    grid = truth_board(truth_path)["grid"]
     truth = [grid["rows"], grid["cols"]]
     try:
         lattice = eighteen.find_geometry(load_photo(photo).image).lattice
@@ -194,21 +191,10 @@ def grid_found(photo: Path) -> dict[str, Any]:
             "right": sorted(found) == sorted(truth)}
 
 
-def _one_thread() -> None:
-    cv2.setNumThreads(1)  # the pool's processes share the cores
-
-
 def grid_study(folders: list[Path], jobs: int = 1, progress: bool = False) -> list[dict[str, Any]]:
-    """``grid_found`` for every photo with a truth file in ``folders``, ``jobs`` photos at a time (with a
+    """``grid_found`` for every JPEG with a truth file in ``folders``, ``jobs`` photos at a time (with a
     progress bar on a terminal, if ``progress``)."""
-    from tqdm import tqdm
-
-    photos = [photo for folder in folders for photo in photos_with_truth(folder)]
-    bar = partial(tqdm, total=len(photos), unit="photo", disable=None if progress else True)
-    if jobs <= 1:
-        return list(bar(map(grid_found, photos)))
-    with ProcessPoolExecutor(jobs, initializer=_one_thread) as pool:
-        return list(bar(pool.map(grid_found, photos, chunksize=8)))
+    return read_photos(folders, grid_found, jobs, progress)
 
 
 def main(argv: list[str]) -> int:

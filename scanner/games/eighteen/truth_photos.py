@@ -11,7 +11,7 @@ Example:
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
 from typing import TypeVar
@@ -44,11 +44,21 @@ def _on_one_thread(read: Callable[[Path], T | None], photo: Path) -> T | None:
     return read(photo)
 
 
-def read_photos(folders: list[Path], read: Callable[[Path], T | None], jobs: int = 2) -> list[T]:
-    """``read(photo)`` of every JPEG in ``folders``, in name order, by ``jobs`` processes; the Nones (photos
-    it has no use for) left out. ``read`` must be a module's function (or a ``partial`` of one)."""
+def read_photos(folders: list[Path], read: Callable[[Path], T | None], jobs: int = 2, progress: bool = False) -> list[T]:
+    """``read(photo)`` of every JPEG in ``folders``, in name order, by ``jobs`` processes (one: in this process);
+    the Nones (photos it has no use for) left out. ``read`` must be a module's function (or a ``partial`` of one).
+    With ``progress``, a progress bar on a terminal."""
     from multiprocessing import Pool
 
+    from tqdm import tqdm
+
     photos = sorted(photo for folder in folders for photo in folder.glob("*.jpg"))
+
+    def kept(done: Iterable[T | None]) -> list[T]:
+        return [r for r in tqdm(done, total=len(photos), unit="photo", disable=None if progress else True)
+                if r is not None]
+
+    if jobs <= 1:  # nothing to fork (a process forked from one whose libraries run threads can hang)
+        return kept(map(read, photos))
     with Pool(jobs) as pool:
-        return [r for r in pool.imap(partial(_on_one_thread, read), photos, chunksize=4) if r is not None]
+        return kept(pool.imap(partial(_on_one_thread, read), photos, chunksize=4))
