@@ -21,6 +21,10 @@ from scanner.channels import darkest_channel
 from scanner.grid import Lattice
 
 BORDER = 0.1  # share of a square's side occupied by (half) the printed line and its blur
+# A cast shadow darkens paper to no less than this share of the lit paper beside it (a lamp's shadow with the
+# room's light in it); a patch darker than that beside paper is ink, a blackout.
+SHADOW_DEEPEST = 0.4
+SHADOW_STEP = 0.1  # along a shadow's edge paper is taken this share above its closing (``paper_level``)
 
 
 def ink_map(image: np.ndarray, paper_scale: int = 0) -> np.ndarray:
@@ -35,10 +39,44 @@ def ink_map(image: np.ndarray, paper_scale: int = 0) -> np.ndarray:
     factor = 4
     small = cv2.resize(dark, None, fx=1 / factor, fy=1 / factor, interpolation=cv2.INTER_AREA)
     k = max(3, scale // factor) | 1
-    paper = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    paper = cv2.GaussianBlur(paper, (0, 0), k / 3)
+    paper = paper_level(small, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)), k / 3)
     paper = cv2.resize(paper, (dark.shape[1], dark.shape[0]), interpolation=cv2.INTER_LINEAR)
     return np.clip(1.0 - dark / np.maximum(paper, 1.0), 0.0, 1.0)
+
+
+def paper_level(dark: np.ndarray, kernel: np.ndarray, sigma: float) -> np.ndarray:
+    """Brightness of the paper under each pixel of ``dark`` (float32, one channel): the brightest within
+    ``kernel`` (a structuring element: pen strokes and marks narrower than it are passed over), smoothed by
+    ``sigma``; but along a shadow's edge, its shaded side's own.
+
+    The brightest nearby reaches across a shadow's edge: the lit paper's level would stand a square or so into
+    the shade, and shaded paper there would read as ink. The closing (the darkest of those brightest, within
+    ``kernel`` again) keeps the edge where it is. Where the smooth level stands more than ``SHADOW_STEP``
+    above the closing, and the closing is no darker than a shadow's ``SHADOW_DEEPEST`` of it, in a stretch
+    that reaches the image's border, the paper is taken ``SHADOW_STEP`` above the closing. A stretch that
+    does not reach the border rings a dark patch within the image, a blackout however light, ink: a shadow is
+    cast from beyond the sheet.
+
+    >>> lit = np.full((40, 80), 200, np.float32); lit[:, 40:] = 120  # a shadow's sharp edge at x = 40
+    >>> paper = paper_level(lit, np.ones((15, 15), np.uint8), 5.0)
+    >>> [round(float(paper[20, x])) for x in (10, 44, 70)]  # in the light, just inside the shade, deep in it
+    [200, 132, 120]
+    >>> lit[:, 40:] = 200; lit[10:30, 50:70] = 120  # a patch as dark, paper all round it: ink
+    >>> round(float(paper_level(lit, np.ones((15, 15), np.uint8), 5.0)[20, 52]))
+    194
+    """
+    brightest = cv2.dilate(dark, kernel)
+    smooth = cv2.GaussianBlur(brightest, (0, 0), sigma)
+    closed = cv2.GaussianBlur(cv2.erode(brightest, kernel), (0, 0), max(sigma / 8, 0.5)) * (1 + SHADOW_STEP)
+    stretch = ((closed < smooth) & (closed >= SHADOW_DEEPEST * smooth)).astype(np.uint8)
+    count, labels = cv2.connectedComponents(stretch, connectivity=8)
+    if count == 1:
+        return smooth
+    rim = np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]])
+    cast = np.zeros(count, bool)
+    cast[rim] = True
+    cast[0] = False
+    return np.where(cast[labels], closed, smooth)
 
 
 def cut_cells(image: np.ndarray, lattice: Lattice, size: int) -> np.ndarray:

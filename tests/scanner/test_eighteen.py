@@ -242,6 +242,28 @@ def test_small_tilt_reads_the_same_squares(angle):
     assert len(teegreen) <= MAX_TEEGREEN_TURNED, teegreen
 
 
+def cast_shadow(image: np.ndarray, depth: float, angle_deg: float, softness: float) -> np.ndarray:
+    """``image`` with a shadow ``depth`` deep over the half of it beyond a line through its middle at
+    ``angle_deg``, its edge blurred by ``softness`` of the longer side (a sharp one, cast by a lamp or the sun)."""
+    h, w = image.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    a = np.deg2rad(angle_deg)
+    half = ((xx - w / 2) * np.cos(a) + (yy - h / 2) * np.sin(a) > 0).astype(np.float32)
+    shade = cv2.GaussianBlur(half, (0, 0), softness * max(h, w))
+    return np.clip(image * (1 - depth * shade[..., None]), 0, 255).astype(np.uint8)
+
+
+@needs_outside
+@pytest.mark.parametrize("depth", [0.3, 0.45])
+def test_a_sharp_shadow_across_the_plan_reads_the_same_squares(depth):
+    # shaded paper beside the shadow's edge once read as ink, a square or so wide: 10 and 16 squares read otherwise
+    image, _ = _outside("plan_0004")
+    shaded = cast_shadow(image, depth, 30.0, 0.004)
+    other, teegreen = differences(eighteen.scan(image).board, eighteen.scan(shaded).board)
+    assert len(other) <= MAX_OTHER_TURNED, other
+    assert len(teegreen) <= MAX_TEEGREEN_TURNED, teegreen
+
+
 @needs_outside
 def test_plan_cut_off_by_the_photo_edge_is_refused():
     image, _ = _outside("plan_0004")

@@ -37,6 +37,7 @@ from functools import cache
 import cv2
 import numpy as np
 
+from scanner.cells import paper_level
 from scanner.channels import darkest_channel
 from scanner.games.eighteen.digits import Candidate
 from scanner.games.eighteen.features import diagonal_paths
@@ -69,7 +70,8 @@ def square_ink(image: np.ndarray, quad: np.ndarray, side: int = CROP) -> np.ndar
     """Ink strength (0..1) of one square and a ``PAD`` margin, warped upright from the photo.
 
     ``quad``: the square's corners TL, TR, BR, BL in photo pixels. Paper brightness is taken locally
-    (a bright maximum over a third of the side), so shadows and tinted sheets read as paper.
+    (``paper_level``: a bright maximum over a third of the side, kept to a shadow's side of its edge), so
+    shadows and tinted sheets read as paper.
     """
     pad = int(round(PAD * side))
     dst = np.float32([[pad, pad], [pad + side, pad], [pad + side, pad + side], [pad, pad + side]])
@@ -78,7 +80,7 @@ def square_ink(image: np.ndarray, quad: np.ndarray, side: int = CROP) -> np.ndar
     crop = cv2.warpPerspective(image, h, (full, full), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     crop = darkest_channel(crop).astype(np.float32)
     k = side // 3 | 1
-    paper = cv2.GaussianBlur(cv2.dilate(crop, np.ones((k, k), np.uint8)), (0, 0), k / 4)
+    paper = paper_level(crop, np.ones((k, k), np.uint8), k / 4)
     return np.clip(1.0 - crop / np.maximum(paper, 1.0), 0.0, 1.0)
 
 
