@@ -32,7 +32,8 @@ def ink_map(image: np.ndarray, paper_scale: int = 0) -> np.ndarray:
 
     The darkest channel is used so that coloured ink on white paper counts fully. The paper value is
     the local maximum over ``paper_scale`` pixels (default: a tenth of the image), which skips over
-    strokes and blacked-out areas smaller than that.
+    strokes and blacked-out areas smaller than that, kept to the shaded side of a cast shadow's edge
+    (``paper_level``).
     """
     dark = darkest_channel(image).astype(np.float32)
     scale = paper_scale or max(image.shape[:2]) // 10
