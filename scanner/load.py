@@ -93,21 +93,47 @@ def _full_jpeg(data: np.ndarray, orientation: int) -> np.ndarray | None:
         bgr = simplejpeg.decode_jpeg(data, "BGR")
     except ValueError:
         return None
-    return oriented(bgr, orientation)
+    return oriented(bgr, orientation, in_place=True)
 
 
-def oriented(image: np.ndarray, orientation: int) -> np.ndarray:
-    """``image`` as displayed under EXIF ``orientation`` (1-8: the row and column order the camera stored).
+def oriented(image: np.ndarray, orientation: int, in_place: bool = False) -> np.ndarray:
+    """``image`` as displayed under EXIF ``orientation`` (1-8: the row and column order the camera stored); with
+    ``in_place``, a flip alone is made in ``image`` itself (no new 36 MB to fill: 2 ms against 5).
 
-    >>> a = np.arange(6).reshape(2, 3)
-    >>> oriented(a, 6).tolist(), oriented(a, 2).tolist()
-    ([[3, 0], [4, 1], [5, 2]], [[2, 1, 0], [5, 4, 3]])
+    >>> a = np.arange(6, dtype=np.uint8).reshape(2, 3)
+    >>> oriented(a, 6).tolist(), oriented(a, 8).tolist(), oriented(a, 2).tolist()
+    ([[3, 0], [4, 1], [5, 2]], [[2, 5], [1, 4], [0, 3]], [[2, 1, 0], [5, 4, 3]])
     """
-    transposed = orientation in (5, 6, 7, 8)
-    if transposed:
-        image = cv2.transpose(image)
-    flip = {2: 1, 3: -1, 4: 0, 6: 1, 7: -1, 8: 0}.get(orientation)  # 1: about the vertical axis, 0: horizontal
-    return image if flip is None else cv2.flip(image, flip)
+    # the flip each orientation makes before a transpose (5-8) or alone (2-4): 1 about the vertical axis, 0 the
+    # horizontal one, -1 both
+    flip = {2: 1, 3: -1, 4: 0, 6: 0, 7: -1, 8: 1}.get(orientation)
+    if orientation in (5, 6, 7, 8):
+        return _transposed(image, flip)
+    if flip is None:
+        return image
+    return cv2.flip(image, flip, dst=image) if in_place else cv2.flip(image, flip)
+
+
+TURN_STRIP = 128  # columns transposed at a time: a strip stays in the cache (12 ms for a 12 MP turn, not 18)
+
+
+def _transposed(image: np.ndarray, flip: int | None) -> np.ndarray:
+    """``image`` flipped by ``flip`` (as ``cv2.flip``; None: not), then transposed, strip by strip of columns.
+
+    >>> a = np.arange(6, dtype=np.uint8).reshape(2, 3)
+    >>> [_transposed(a, f).tolist() == cv2.transpose(a if f is None else cv2.flip(a, f)).tolist() for f in (None, 0, 1, -1)]
+    [True, True, True, True]
+    """
+    width = image.shape[1]
+    out = np.empty((width, image.shape[0], *image.shape[2:]), image.dtype)
+    for left in range(0, width, TURN_STRIP):
+        strip = image[:, left:left + TURN_STRIP]
+        if flip is not None:
+            strip = cv2.flip(strip, flip)
+        count = strip.shape[1]
+        rows = slice(left, left + count) if flip in (None, 0) else slice(width - left - count, width - left)
+        cv2.transpose(strip, dst=out[rows])
+    return out
 
 
 def _jpeg_complete(data: np.ndarray) -> bool:
