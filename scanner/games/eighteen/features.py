@@ -228,7 +228,7 @@ def blobs(b: np.ndarray) -> tuple[Blob, ...]:
             continue
         piece = (labels[y:y + h, x:x + w] == k).astype(np.uint8)
         # holes: paper regions inside the piece not connected to the piece's surroundings
-        padded = np.pad(1 - piece, 1, constant_values=1)
+        padded = cv2.copyMakeBorder(1 - piece, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=1)  # np.pad's cost x 20
         n_paper, paper_labels, paper_stats, _ = cv2.connectedComponentsWithStats(padded, connectivity=4, ltype=cv2.CV_16U)
         holes = [j for j in range(2, n_paper) if paper_stats[j, cv2.CC_STAT_AREA] >= 4]
         stem = 0.0
