@@ -89,8 +89,10 @@ def _directions(images: np.ndarray) -> np.ndarray:
     padded = np.pad(images, ((0, 0), (1, 1), (1, 1)), mode="reflect")
     stacked = padded.reshape(-1, side + 2)
     gx, gy = (cv2.Sobel(stacked, cv2.CV_32F, dx, 1 - dx, ksize=3).reshape(padded.shape)[:, 1:-1, 1:-1] for dx in (1, 0))
-    mag = np.hypot(gx, gy)
-    direction = np.floor((np.arctan2(gy, gx) % np.pi) / (np.pi / DIRECTIONS)).astype(np.int64) % DIRECTIONS
+    # cv2's polar conversion (angles good to a fraction of a degree, in 0..2 pi), as ``digits.hog`` takes it:
+    # a seventh of the time of numpy's arctan2 (a bin moves for 1 pixel in 16,000)
+    mag, angle = (a.reshape(gx.shape) for a in cv2.cartToPolar(gx.reshape(-1, side), gy.reshape(-1, side)))
+    direction = (angle * np.float32(DIRECTIONS / np.pi)).astype(np.int64) % DIRECTIONS
     cell = (np.arange(side) * DIRECTION_CELLS // side).astype(np.int64)
     where = ((np.arange(n)[:, None, None] * DIRECTION_CELLS + cell[None, :, None]) * DIRECTION_CELLS
              + cell[None, None, :]) * DIRECTIONS + direction
