@@ -122,6 +122,9 @@ def normalised_turns(patches: list[np.ndarray], turns: int = 1) -> np.ndarray:
     return np.stack([normalise(turned(patch, k)) for patch in patches for k in range(turns)])
 
 
+_BLOCK_MEANS = np.kron(np.eye(8), np.full((1, SIDE // 8), 8 / SIDE)).astype(np.float32)  # (8, SIDE): block averages
+
+
 def describe_all(patches: list[np.ndarray], turns: int = 1, stack: np.ndarray | None = None) -> np.ndarray:
     """Feature rows of binary crops: HOG of the normalised image, the image itself at 8 x 8, and the crop's
     aspect ratio. With ``turns`` 4, each crop's rows for 0, 1, 2 and 3 quarter turns anticlockwise follow
@@ -130,8 +133,9 @@ def describe_all(patches: list[np.ndarray], turns: int = 1, stack: np.ndarray | 
         stack = normalised_turns(patches, turns)
     ratios = np.log([max(p.shape[0], 1) / max(p.shape[1], 1) for p in patches])
     aspects = (ratios[:, None] * (-1.0) ** np.arange(turns)[None, :]).ravel()
-    # 8 x 8 by the mean of each 3 x 3 block (what an area resize does; cv2's takes at most 128 images at once)
-    small = stack.reshape(len(stack), 8, SIDE // 8, 8, SIDE // 8).mean(axis=(2, 4)).reshape(len(stack), -1)
+    # 8 x 8 by the mean of each 3 x 3 block (what an area resize does; cv2's takes at most 128 images at once), as
+    # two matrix products: a tenth of the time of numpy's mean over the blocks' axes (the same to the last bit or so)
+    small = (_BLOCK_MEANS @ stack @ _BLOCK_MEANS.T).reshape(len(stack), -1)
     return np.concatenate([hog(stack), small, aspects.astype(np.float32)[:, None]], axis=1).astype(np.float32)
 
 
