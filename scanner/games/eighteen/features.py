@@ -249,7 +249,16 @@ def _corner_ink(b: np.ndarray) -> float:
     lo, hi = int(round(MARGIN * size)), int(round(0.3 * size))
     zones = [b[lo:hi, lo:hi], b[lo:hi, size - hi:size - lo], b[size - hi:size - lo, lo:hi],
              b[size - hi:size - lo, size - hi:size - lo]]
-    return float(min(z.mean() for z in zones))
+    return min(_share(z) for z in zones)
+
+
+def _share(b: np.ndarray) -> float:
+    """The share of a binary (0/1) image's pixels that are set: its mean, without numpy's mean's overhead.
+
+    >>> _share(np.uint8([[0, 1], [1, 1]]))
+    0.75
+    """
+    return cv2.countNonZero(b) / b.size
 
 
 def measure_all(patches, threshold: float) -> list[CellFeatures]:
@@ -262,7 +271,7 @@ def measure_all(patches, threshold: float) -> list[CellFeatures]:
     shares = diagonal_shares(stacked)
     size = bs[0].shape[0]
     inner = slice(int(round(MARGIN * size)), size - int(round(MARGIN * size)))
-    return [CellFeatures(corners=_corner_ink(b), ink=float(b[inner, inner].mean()), crossings=crossed,
+    return [CellFeatures(corners=_corner_ink(b), ink=_share(b[inner, inner]), crossings=crossed,
                          diagonal=(float(d[0]), float(d[1])), blobs=blobs(b), strokes=b)
             for b, d, crossed in zip(bs, shares, crossings(stacked), strict=True)]
 
