@@ -30,7 +30,7 @@ from scanner.games.eighteen import plan as planmod
 from scanner.games.eighteen.classify import BARE, Guess, read_square, sure
 from scanner.games.eighteen.features import EDGES, CellFeatures, binarize, measure_all
 from scanner.games.eighteen.features import MARGIN as LINE_MARGIN
-from scanner.games.eighteen.parmarks import ink_candidates, square_ink
+from scanner.games.eighteen.parmarks import CROP, ink_candidates, square_ink
 from scanner.games.eighteen.printcolour import (
     PRINT_SHARE,
     Layers,
@@ -40,6 +40,7 @@ from scanner.games.eighteen.printcolour import (
     unlike_pen,
 )
 from scanner.games.eighteen.scribbles import HAND_DRAWN, scribbled_probability
+from scanner.games.eighteen.scribbles import SIDE as SCRIBBLE_SIDE
 from scanner.games.eighteen.square_edges import read_edges
 from scanner.games.eighteen.square_par import read_squares
 from scanner.games.eighteen.squares import kind_probabilities
@@ -829,8 +830,8 @@ def read_plan(image: np.ndarray, cut_every_square: bool = False) -> PlanReading:
     rect, lattice = geo.rectified, geo.lattice
     rows, cols = lattice.rows, lattice.cols
 
-    def full_detail(r: int, c: int) -> np.ndarray:  # a square's ink crop cut again from the photo
-        return square_ink(image, rect.to_photo(lattice.cell_quad(r, c)))
+    def full_detail(r: int, c: int, side: int = CROP) -> np.ndarray:  # a square's ink crop cut again from the photo
+        return square_ink(image, rect.to_photo(lattice.cell_quad(r, c)), side)
 
     # Every square read in the rectified frame: its kind from the network, its edges from the strokes.
     flat = patches.reshape(rows * cols, CELL, CELL)
@@ -841,7 +842,7 @@ def read_plan(image: np.ndarray, cut_every_square: bool = False) -> PlanReading:
     looping = [(r, c) for r in range(rows) for c in range(cols) if scribble_like(guesses[r][c], measured[r * cols + c])]
     loose = [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in looping
              and scribble_like(guesses[r][c], measured[r * cols + c], SCRIBBLE_LOOSE)]
-    chances = scribbled_probability([full_detail(r, c) for r, c in looping + loose])
+    chances = scribbled_probability([full_detail(r, c, SCRIBBLE_SIDE) for r, c in looping + loose])
     for (r, c), chance in zip(looping + loose, chances, strict=True):
         guesses[r][c] = (scribbled_out(guesses[r][c], float(chance)) if (r, c) in looping
                          else scribble_verdict(guesses[r][c], float(chance), SCRIBBLED_SURELY))
@@ -994,7 +995,7 @@ def read_plan(image: np.ndarray, cut_every_square: bool = False) -> PlanReading:
     loose = [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in stray
              and final[r][c].value["k"] == "fairway" and (looping_share(measured[r * cols + c]) >= FAIRWAY_LOOSE
                                                            or blotted(measured[r * cols + c]))]
-    chances = scribbled_probability([full_detail(r, c) for r, c in stray + loose], "fairway")
+    chances = scribbled_probability([full_detail(r, c, SCRIBBLE_SIDE) for r, c in stray + loose], "fairway")
     for (r, c), chance in zip(stray + loose, chances, strict=True):
         sure = SCRIBBLED_SURE if (r, c) in stray else SCRIBBLED_SURELY
         final[r][c] = scribble_verdict(final[r][c], float(chance), sure)
