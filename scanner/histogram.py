@@ -27,8 +27,8 @@ def uint8_percentile(values: np.ndarray, q: float) -> float:
 def channel_counts(image: np.ndarray, channel: int | None = None, mask: np.ndarray | None = None) -> np.ndarray:
     """How many of ``image``'s pixels (uint8) take each of the 256 values: in its last axis's ``channel``, or
     the image's one channel when None; only those ``mask`` (boolean, the pixels' shape) picks. OpenCV's
-    histogram reads the pixels in place, where picking them out first copies them (4 ms for a channel of a
-    1,000-pixel photo).
+    histogram reads the pixels in place, where picking them out first copies them (4 ms for the three channels
+    of a photo 1,000 pixels across, against 1.5 ms).
 
     >>> image = np.uint8([[[0, 5], [5, 5]], [[9, 5], [0, 7]]])
     >>> counts = channel_counts(image, 0, np.array([[True, True], [True, False]]))

@@ -98,7 +98,7 @@ def _full_jpeg(data: np.ndarray, orientation: int) -> np.ndarray | None:
 
 def oriented(image: np.ndarray, orientation: int, in_place: bool = False) -> np.ndarray:
     """``image`` as displayed under EXIF ``orientation`` (1-8: the row and column order the camera stored); with
-    ``in_place``, a flip alone is made in ``image`` itself (no new 36 MB to fill: 2 ms against 5).
+    ``in_place``, a flip alone is made in ``image`` itself (no new 36 MB to fill: 1 ms against 5).
 
     >>> a = np.arange(6, dtype=np.uint8).reshape(2, 3)
     >>> oriented(a, 6).tolist(), oriented(a, 8).tolist(), oriented(a, 2).tolist()
@@ -121,7 +121,7 @@ def _transposed(image: np.ndarray, flip: int | None) -> np.ndarray:
     """``image`` flipped by ``flip`` (as ``cv2.flip``; None: not), then transposed, strip by strip of columns.
 
     >>> a = np.arange(6, dtype=np.uint8).reshape(2, 3)
-    >>> [_transposed(a, f).tolist() == cv2.transpose(a if f is None else cv2.flip(a, f)).tolist() for f in (None, 0, 1, -1)]
+    >>> [np.array_equal(_transposed(a, f), cv2.transpose(a if f is None else cv2.flip(a, f))) for f in (None, 0, 1, -1)]
     [True, True, True, True]
     """
     width = image.shape[1]

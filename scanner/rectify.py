@@ -61,7 +61,8 @@ def rectify(image: np.ndarray, corners: np.ndarray, size: tuple[int, int], margi
         while shrink < 0.75:
             half_h, half_w = source.shape[0] // 2, source.shape[1] // 2  # even sides: the fast case
             source = cv2.resize(source[:2 * half_h, :2 * half_w], (half_w, half_h), interpolation=cv2.INTER_AREA)
-            pre = np.array([[0.5, 0, -0.25], [0, 0.5, -0.25], [0, 0, 1]]) @ pre  # pixel centres: x' = (x + 0.5) / 2 - 0.5
+            # pixel centres: x' = (x + 0.5) / 2 - 0.5
+            pre = np.array([[0.5, 0, -0.25], [0, 0.5, -0.25], [0, 0, 1]]) @ pre
             shrink *= 2
     warp = homography @ np.linalg.inv(pre)
     warped = cv2.warpPerspective(source, warp, (w + 2 * margin, h + 2 * margin), flags=cv2.INTER_LINEAR,

@@ -227,8 +227,9 @@ def blobs(b: np.ndarray) -> tuple[Blob, ...]:
         if area < 3:
             continue
         piece = (labels[y:y + h, x:x + w] == k).astype(np.uint8)
-        # holes: paper regions inside the piece not connected to the piece's surroundings
-        padded = cv2.copyMakeBorder(1 - piece, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=1)  # np.pad's cost x 20
+        # holes: paper regions inside the piece not connected to the piece's surroundings (the piece padded with
+        # paper by copyMakeBorder: a seventh of np.pad's time)
+        padded = cv2.copyMakeBorder(1 - piece, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=1)
         n_paper, paper_labels, paper_stats, _ = cv2.connectedComponentsWithStats(padded, connectivity=4, ltype=cv2.CV_16U)
         holes = [j for j in range(2, n_paper) if paper_stats[j, cv2.CC_STAT_AREA] >= 4]
         stem = 0.0
