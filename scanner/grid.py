@@ -242,6 +242,7 @@ def _axis(profile: np.ndarray, bounds: tuple[float, float] | None = None) -> _Ax
         reach = 0.03 * (bounds[1] - bounds[0])
         first, last = _near_peak(profile, bounds[0], reach), _near_peak(profile, bounds[1], reach)
     smooth = maximum_filter1d(profile, 5)
+    nearest: dict[int, np.ndarray] = {}  # the profile's maximum within each reach, for all counts that use it
     scores = {}
     for count in range(MIN_CELLS, MAX_CELLS + 1):
         pitch = (last - first) / count
@@ -251,10 +252,25 @@ def _axis(profile: np.ndarray, bounds: tuple[float, float] | None = None) -> _Ax
         mids = smooth[np.round(0.5 * (pos[:-1] + pos[1:])).astype(int)]
         # an outline found a little off leaves some perspective in the rectified grid: lines drift off their
         # even positions by a small share of the grid's side (and not so far as to reach a neighbour)
-        near = maximum_filter1d(profile, 2 * int(max(2, min(DRIFT * (last - first), 0.2 * pitch))) + 1)
-        hits = near[np.round(pos[1:-1]).astype(int)]
-        scores[count] = float(np.median(hits - 0.5 * (mids[:-1] + mids[1:])))
+        size = 2 * int(max(2, min(DRIFT * (last - first), 0.2 * pitch))) + 1
+        if size not in nearest:
+            nearest[size] = maximum_filter1d(profile, size)
+        hits = nearest[size][np.round(pos[1:-1]).astype(int)]
+        scores[count] = short_median(hits - 0.5 * (mids[:-1] + mids[1:]))
     return _Axis(first, last, scores)
+
+
+def short_median(values: np.ndarray) -> float:
+    """``np.median`` of a short 1-D float array without NaNs, to the last bit: the middle of the sorted values, or
+    the mean of the middle two, without numpy's argument handling (2 us against 25 for the 40 values of a comb).
+
+    >>> rng = np.random.default_rng(0)
+    >>> all(short_median(a) == np.median(a) for a in (rng.normal(size=n) for n in range(1, 60)))
+    True
+    """
+    ordered = np.sort(values)
+    half = len(ordered) // 2
+    return float(ordered[half]) if len(ordered) % 2 else float((ordered[half - 1] + ordered[half]) / 2)
 
 
 def _choose_counts(rows: _Axis, cols: _Axis, aspect: float | None) -> tuple[int, int]:

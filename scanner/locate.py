@@ -99,9 +99,17 @@ def thin_dark(image: np.ndarray, width: int) -> np.ndarray:
 
 
 def channel_max(image: np.ndarray) -> np.ndarray:
-    """The strongest channel of each pixel (a grey image as it is), taken by pairs: numpy's reduction over a
-    short last axis is many times slower."""
-    return np.maximum(np.maximum(image[..., 0], image[..., 1]), image[..., 2]) if image.ndim == 3 else image
+    """The strongest channel of each pixel (a grey image as it is), taken by pairs of whole channels: numpy's
+    reduction over a short last axis is many times slower, and its pairwise maximum of the interleaved channels
+    takes three times as long as OpenCV's of the split ones (0.8 against 0.3 ms for a 1000 x 563 photo).
+
+    >>> channel_max(np.array([[[3, 9, 4], [7, 1, 2]]], np.uint8)).tolist()
+    [[9, 7]]
+    """
+    if image.ndim != 3:
+        return image
+    blue, green, red = cv2.split(image)
+    return cv2.max(cv2.max(blue, green), red)
 
 
 def order_corners(points: np.ndarray) -> np.ndarray:
