@@ -56,6 +56,7 @@ from scanner.locate import (
     find_grid_quad_near,
 )
 from scanner.memo import same_image
+from scanner.quantiles import median, percentile
 from scanner.rectify import Rectified, rectangle_aspect, rectify
 from scanner.types import Read, ScanResult
 
@@ -300,9 +301,9 @@ def _ink_threshold(patches: np.ndarray) -> float:
     strongest strokes, so a faint pencil still counts when a heavy felt-tip shading is on the same plan."""
     m = int(BORDER * CELL)
     inner = patches[:, :, m:-m, m:-m]
-    median = float(np.median(inner))
-    spread = float(np.median(np.abs(inner - median)))
-    return float(np.clip(median + PAPER_SPREADS * spread, 0.1, max(0.15, 0.35 * np.percentile(inner, 99))))
+    middle = float(median(inner))
+    spread = float(median(np.abs(inner - middle)))
+    return float(np.clip(middle + PAPER_SPREADS * spread, 0.1, max(0.15, 0.35 * percentile(inner, 99))))
 
 
 def lift_shade(ringed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -41,6 +41,7 @@ from scanner.cells import paper_level
 from scanner.channels import darkest_channel
 from scanner.games.eighteen.digits import Candidate
 from scanner.games.eighteen.features import diagonal_paths
+from scanner.quantiles import median
 
 CROP = 96  # pixels per square side in the digit crop
 PAD = 0.15  # crop margin beyond the square on every side, share of the side
@@ -375,8 +376,8 @@ def ink_levels(ink: np.ndarray, threshold: float, side: int = CROP, levels: tupl
     # typical strength when enough pen lines remain, or a light pen's digit falls below every level
     k = int(round(BROAD * side)) | 1
     lines = inked & (1 - cv2.morphologyEx(inked, cv2.MORPH_OPEN, np.ones((k, k), np.uint8)))
-    overall = float(np.median(inner[inked > 0])) if inked.any() else 0.0
-    typical = float(np.median(inner[lines > 0])) if lines.sum() >= MIN_AREA * side * side else overall
+    overall = float(median(inner[inked > 0])) if inked.any() else 0.0
+    typical = float(median(inner[lines > 0])) if lines.sum() >= MIN_AREA * side * side else overall
     cuts = [max(FAINTEST * threshold, level * typical) for level in levels]
     # ... but the dark cores of a broad, blurred digit are kept apart only at the top of all its ink
     cuts[-1] = max(cuts[-1], levels[-1] * overall)
