@@ -319,7 +319,7 @@ def lift_shade(ringed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     square dark evenly that its neighbours do not share (``SHADE_SHARED``): a light blackout among light
     squares. Returns the lifted patches of the grid and the level taken from each square."""
     m = int(BORDER * CELL)
-    own, middle = np.percentile(ringed[:, :, m:-m, m:-m], (10, 50), axis=(2, 3))
+    own, middle = percentile(ringed[:, :, m:-m, m:-m].reshape(*ringed.shape[:2], -1), (10, 50), axis=-1)
     inner = np.s_[1:-1, 1:-1]
     around = percentile_filter(own, SHADE_RANK, size=3)
     rows, cols = own.shape

@@ -75,6 +75,7 @@ import cv2
 import numpy as np
 
 from scanner.games.eighteen.digits import eight_bit, onnx_net, run_net
+from scanner.quantiles import percentile
 
 MODEL = Path(__file__).with_name("square_par.onnx")
 SIDE = 96  # the square's ink crop is shrunk to this many pixels a side
@@ -91,7 +92,7 @@ def inputs(inks: list[np.ndarray], side: int = SIDE) -> np.ndarray:
     """A network's input (N, 1, side, side) for upright square ink crops (``square_ink``, any size): each
     shrunk to ``side`` and divided by its ``BRIGHTEST`` percentile, clipped at 1.5."""
     small = np.stack([cv2.resize(np.float32(ink), (side, side), interpolation=cv2.INTER_AREA) for ink in inks])
-    top = np.percentile(small.reshape(len(small), -1), BRIGHTEST, axis=1)[:, None, None]
+    top = percentile(small.reshape(len(small), -1), BRIGHTEST, axis=-1)[:, None, None]
     return np.clip(small / np.maximum(top, FLOOR), 0.0, 1.5)[:, None].astype(np.float32)
 
 
