@@ -190,11 +190,11 @@ def _centred(path: np.ndarray, b: np.ndarray, side: int) -> tuple[np.ndarray, fl
                       np.nan)
     if np.isnan(shifts).all():
         return path, None
-    breadth = float(np.median((hi - lo + 1)[on.any(axis=1)]))
+    breadth = float(median((hi - lo + 1)[on.any(axis=1)].astype(np.float64)))
     known = ~np.isnan(shifts)
     shifts = np.interp(np.arange(len(path)), np.flatnonzero(known), shifts[known])
     k = 2  # a running median over five points
-    padded = np.pad(shifts, k, mode="edge")
+    padded = np.concatenate([np.repeat(shifts[:1], k), shifts, np.repeat(shifts[-1:], k)])  # the ends repeated
     smooth = np.sort(np.lib.stride_tricks.sliding_window_view(padded, 2 * k + 1), axis=1)[:, k]  # the middle one
     return (path + smooth[:, None] * normal).astype(np.float32), breadth
 
