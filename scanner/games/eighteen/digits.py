@@ -59,18 +59,13 @@ class Candidate:
     restored: bool = False  # with strokes that were erased as lines or the diagonal put back
 
 
-def normalise(patch: np.ndarray) -> np.ndarray:
-    """Binary crop -> SIDE x SIDE float image, the ink scaled to fit a 20-pixel box, centred."""
-    x, y, w, h = cv2.boundingRect(np.ascontiguousarray(patch, np.uint8))  # the ink's box (much faster than numpy's)
-    if w == 0:
-        return np.zeros((SIDE, SIDE), np.float32)
-    crop = patch[y:y + h, x:x + w].astype(np.float32)
+def _placed(box: np.ndarray, out: np.ndarray) -> None:
+    """The ink's box (float) scaled to fit a 20-pixel box and written centred into ``out`` (SIDE x SIDE, zeros)."""
+    h, w = box.shape
     scale = 20.0 / max(h, w)
-    crop = cv2.resize(crop, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
-    out = np.zeros((SIDE, SIDE), np.float32)
-    y0, x0 = (SIDE - crop.shape[0]) // 2, (SIDE - crop.shape[1]) // 2
-    out[y0:y0 + crop.shape[0], x0:x0 + crop.shape[1]] = crop
-    return out
+    small = cv2.resize(box, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
+    y0, x0 = (SIDE - small.shape[0]) // 2, (SIDE - small.shape[1]) // 2
+    out[y0:y0 + small.shape[0], x0:x0 + small.shape[1]] = small
 
 
 def turned(image: np.ndarray, turns: int) -> np.ndarray:
@@ -115,11 +110,27 @@ def hog(images: np.ndarray) -> np.ndarray:
 
 
 def normalised_turns(patches: list[np.ndarray], turns: int = 1) -> np.ndarray:
-    """(crops * ``turns``, SIDE, SIDE): each crop ``normalise``d at its first ``turns`` quarter turns
-    anticlockwise, a crop's turns following one another."""
-    # each crop turned before it is scaled, as a crop cut from a turned photo is: scaled first and then
-    # turned, its pixels round differently (a scaling is not symmetric), and the network reads a pixel's shift
-    return np.stack([normalise(turned(patch, k)) for patch in patches for k in range(turns)])
+    """(crops * ``turns``, SIDE, SIDE) float images: each binary crop's ink scaled to fit a 20-pixel box, centred,
+    at its first ``turns`` quarter turns anticlockwise, a crop's turns following one another.
+
+    >>> ring = np.zeros((10, 5), np.uint8); ring[0], ring[-1], ring[:, 0], ring[:, -1] = 1, 1, 1, 1
+    >>> def box(image):  # first and last row, first and last column with ink
+    ...     rows, cols = np.flatnonzero(image.any(axis=1)), np.flatnonzero(image.any(axis=0))
+    ...     return [int(rows[0]), int(rows[-1]), int(cols[0]), int(cols[-1])]
+    >>> [box(image) for image in normalised_turns([ring], 2)]  # 20 pixels tall, then 20 wide
+    [[2, 21, 7, 16], [7, 16, 2, 21]]
+    """
+    out = np.zeros((len(patches) * turns, SIDE, SIDE), np.float32)
+    for i, patch in enumerate(patches):
+        x, y, w, h = cv2.boundingRect(np.ascontiguousarray(patch, np.uint8))  # the ink's box (much faster than numpy's)
+        if w == 0:
+            continue
+        box = patch[y:y + h, x:x + w].astype(np.float32)  # the box of each turn is this box turned
+        # each crop turned before it is scaled, as a crop cut from a turned photo is: scaled first and then
+        # turned, its pixels round differently (a scaling is not symmetric), and the network reads a pixel's shift
+        for k in range(turns):
+            _placed(np.ascontiguousarray(turned(box, k)), out[i * turns + k])
+    return out
 
 
 _BLOCK_MEANS = np.kron(np.eye(8), np.full((1, SIDE // 8), 8 / SIDE)).astype(np.float32)  # (8, SIDE): block averages
@@ -169,9 +180,9 @@ def predict(features: np.ndarray) -> np.ndarray:
 
 def image_inputs(patches: list[np.ndarray], images: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The convolutional network's inputs for binary crops: normalised images (N, 1, SIDE, SIDE) and the log
-    of each crop's height over its width (N, 1). ``images``: the crops already ``normalise``d."""
+    of each crop's height over its width (N, 1). ``images``: the crops' ``normalised_turns``, when already made."""
     if images is None:
-        images = np.stack([normalise(p) for p in patches])
+        images = normalised_turns(patches)
     aspects = np.log([max(p.shape[0], 1) / max(p.shape[1], 1) for p in patches]).astype(np.float32)[:, None]
     return images[:, None], aspects
 
@@ -218,7 +229,7 @@ def predict_images(patches: list[np.ndarray], images: np.ndarray | None = None) 
     """Class probabilities (N, 4) of binary crops (already turned upright) by the convolutional network: three
     3 x 3 convolutions (16, 32, 32 channels, two 2 x 2 poolings) over the normalised image, then a hidden layer
     of 128 that also sees the crop's aspect ratio. Trained by ``digits_cnn`` on the same crops as ``predict``.
-    ``images``: the crops already ``normalise``d."""
+    ``images``: the crops' ``normalised_turns``, when already made."""
     images, aspects = image_inputs(patches, images)
     return run_net(eight_bit(CNN_MODEL), {"x": images, "a": aspects})
 
