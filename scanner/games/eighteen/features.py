@@ -80,17 +80,26 @@ class CellFeatures:
 
 
 def binarize(ink: np.ndarray, threshold: float) -> np.ndarray:
-    """Ink above threshold, with the printed-line margin cleared.
+    """Ink above threshold, with the printed-line margin cleared: of one square patch (size, size), or of each
+    of a stack of them (N, size, size).
 
     Hysteresis: a thin or light stroke dips below the threshold here and there (blur, a pencil's grain);
     pixels down to ``WEAK`` of it count when they join a stroke that reaches it, while paper texture at
     that level, never touching a real stroke, stays out.
+
+    >>> ink = np.zeros((2, 20, 20), np.float32)
+    >>> ink[0, 5:15, 9] = 0.3; ink[0, 10, 9] = 0.9  # a light stroke that reaches the threshold at one pixel
+    >>> ink[1, 5:15, 9] = 0.3                        # one that never does
+    >>> [int(b.sum()) for b in binarize(ink, 0.5)], bool((binarize(ink[0], 0.5) == binarize(ink, 0.5)[0]).all())
+    ([10, 0], True)
     """
-    size = ink.shape[0]
+    size = ink.shape[-1]
     m = int(round(MARGIN * size))
     weak = (ink > WEAK * threshold).astype(np.uint8)
-    weak[:m], weak[-m:], weak[:, :m], weak[:, -m:] = 0, 0, 0, 0
-    count, labels = cv2.connectedComponents(weak, connectivity=8)
+    weak[..., :m, :], weak[..., -m:, :], weak[..., :m], weak[..., -m:] = 0, 0, 0, 0
+    # the patches one above another, labelled at once: no stroke reaches across their cleared margins
+    count, labels = cv2.connectedComponents(weak.reshape(-1, size), connectivity=8)
+    labels = labels.reshape(ink.shape)
     strong = np.zeros(count, np.uint8)
     strong[labels[(ink > threshold) & (weak > 0)]] = 1
     strong[0] = 0
@@ -265,16 +274,15 @@ def _share(b: np.ndarray) -> float:
 def measure_all(patches, threshold: float) -> list[CellFeatures]:
     """All measurements of each of a plan's ink patches (square, values 0..1); the diagonals of all of them
     are traced at once."""
-    bs = [binarize(np.ascontiguousarray(ink), threshold) for ink in patches]
-    if not bs:
+    if not len(patches):
         return []
-    stacked = np.stack(bs)
+    stacked = binarize(np.asarray(patches), threshold)
     shares = diagonal_shares(stacked)
-    size = bs[0].shape[0]
+    size = stacked.shape[-1]
     inner = slice(int(round(MARGIN * size)), size - int(round(MARGIN * size)))
     return [CellFeatures(corners=_corner_ink(b), ink=_share(b[inner, inner]), crossings=crossed,
                          diagonal=(float(d[0]), float(d[1])), blobs=blobs(b), strokes=b)
-            for b, d, crossed in zip(bs, shares, crossings(stacked), strict=True)]
+            for b, d, crossed in zip(stacked, shares, crossings(stacked), strict=True)]
 
 
 def measure(ink: np.ndarray, threshold: float) -> CellFeatures:
