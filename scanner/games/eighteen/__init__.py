@@ -72,6 +72,10 @@ BLANK_DOUBT = FLAG_BELOW - 0.1  # confidence cap of a square that may or may not
 ORIENT_SURE = 0.9  # below this, the plan's orientation is reported as uncertain
 GRID_SURE = 0.7  # least share of grid line segments the photo confirms for squares to be trusted (a right
 # grid: 0.75-1, most above 0.9)
+SMALL_GRID_SURE = 0.55  # ... and the least a grid found only at twice the detail (a small plan) needs to be read at
+# all, every read then flagged below GRID_SURE: a plan 1.7% of the photo, its pale lines blurred, bore out its own 12 x
+# 8 at 0.62 and was refused; a Front Nine photo's cards made a 6 x 4 lattice at 0.43 at that detail, and a plan 1.8% of
+# the photo a wrong one at 0.41
 PAR_SURE = 0.92  # par digits less sure than this are flagged (a wrong par changes the score; see
 # ``planmod.DIGIT_POWER``: on 800 phone plans no wrong par was given 0.92 or more)
 EDGE_GAP = 0.003  # a grid outline closer than this share of the photo to its edge is cut off
@@ -183,7 +187,8 @@ def find_geometry(image: np.ndarray) -> Geometry:
     shading merged with the lines into one web enclosing 29 cells, with 0.39 of paper per pixel of ink; at twice
     the detail, 350 cells and 4.6), down to a smaller grid (``SMALL_AREA_FRACTION``: a sheet seen 35 degrees
     off, its grid 1.9% of the photo, read exactly; one of 1.8%, whose lines bear out a lattice at 0.41, is
-    refused as before). A grid that cannot be read (one running off the photo) is looked for again
+    refused as before; one whose lines bear it out poorly is read, every square flagged, down to ``SMALL_GRID_SURE``).
+    A grid that cannot be read (one running off the photo) is looked for again
     among the webs of lines clear of the photo's edge (a fine checked cloth joins up into a web larger than the
     plan's, running off the photo). Either is kept only if the photo's lines bear it out well on paper
     (``_well_confirmed``): at twice the detail, a Front Nine photo's cards made a 6 x 4 lattice at 0.43.
@@ -202,7 +207,7 @@ def find_geometry(image: np.ndarray) -> Geometry:
         located = find_grid_quad(image)
     except ScanError as missed:
         return _well_confirmed(image, lambda: find_grid_quad(image, 2 * WORK_SIDE, least_share=SMALL_AREA_FRACTION),
-                               missed)
+                               missed, SMALL_GRID_SURE)
     try:
         geo = _geometry(image, located)
     except ScanError as refused:
@@ -244,14 +249,16 @@ def encloses(outer: np.ndarray, inner: np.ndarray, slack: float) -> bool:
     return all(cv2.pointPolygonTest(contour, (float(x), float(y)), True) >= -slack * side for x, y in inner)
 
 
-def _well_confirmed(image: np.ndarray, locate_again: Callable[[], GridQuad], refused: ScanError) -> Geometry:
-    """The geometry of the grid located again, if the photo's lines bear it out well on paper; else ``refused``
-    is raised again (a plan cut by the photo's edge, a photo of something else)."""
+def _well_confirmed(image: np.ndarray, locate_again: Callable[[], GridQuad], refused: ScanError,
+                    least_support: float = GRID_SURE) -> Geometry:
+    """The geometry of the grid located again, if the photo's lines bear it out on paper (``least_support`` of
+    its line segments); else ``refused`` is raised again (a plan cut by the photo's edge, a photo of something
+    else)."""
     try:
         geo = _geometry(image, locate_again())
     except ScanError:
         raise refused from None
-    if geo.lattice.line_support < GRID_SURE or paper_share(geo) < PAPER_PLAN:
+    if geo.lattice.line_support < least_support or paper_share(geo) < PAPER_PLAN:
         raise refused
     return geo
 
