@@ -261,7 +261,6 @@ def _axis(profile: np.ndarray, bounds: tuple[float, float] | None = None) -> _Ax
     return _Axis(first, last, scores)
 
 
-
 def _choose_counts(rows: _Axis, cols: _Axis, aspect: float | None) -> tuple[int, int]:
     """The (rows, cols) pair among the plausible counts of each axis.
 

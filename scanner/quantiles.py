@@ -27,6 +27,7 @@ def _neighbours(values: np.ndarray, low: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _rows(values: np.ndarray, axis: int | None) -> np.ndarray:
+    """The values as rows whose last axis is reduced: all of them in one (``axis=None``), or as they are (-1)."""
     if axis is None:
         return np.ravel(values)
     if axis != -1:
