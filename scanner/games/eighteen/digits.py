@@ -42,6 +42,8 @@ CNN_MODEL = Path(__file__).with_name("digits_cnn.onnx")
 SIDE = 24  # normalised digit image
 CELL, BINS = 6, 9  # HOG cell side (pixels) and orientations
 _BIN_OF = np.arange(2 * BINS + 2) % BINS  # unsigned orientation bin of a bin over the full turn
+_CELL_FIRST_BIN = (np.arange(SIDE)[:, None] // CELL * (SIDE // CELL) + np.arange(SIDE)[None, :] // CELL) * BINS  # a
+# pixel's HOG cell, as the index of the cell's first bin in an image's histogram
 MAYBE = 0.1  # a crop the feature network reads as a par digit with more than this is read by the convolutional one
 SLANTS = (-0.3, -0.15, 0.15, 0.3)  # shears a reading must survive (x shift per pixel of height)
 HIDDEN = 256  # hidden units of each member network
@@ -93,14 +95,12 @@ def hog(images: np.ndarray) -> np.ndarray:
     at = angle * np.float32(BINS / np.pi)  # 0..2 BINS: each orientation twice
     whole = at.astype(np.int32)
     frac = at - whole
-    low = _BIN_OF[whole]
     cells = SIDE // CELL
-    # each pixel votes into its cell's two nearest orientation bins
-    cell = (np.arange(SIDE) // CELL)
-    where = (np.arange(n)[:, None, None] * cells + cell[None, :, None]) * cells + cell[None, None, :]
+    # each pixel votes into its cell's two nearest orientation bins: the first bin of its image's cell, plus the bin
+    where = (np.arange(n) * (cells * cells * BINS))[:, None, None] + _CELL_FIRST_BIN
     size = n * cells * cells * BINS
-    hist = (np.bincount((where * BINS + low).ravel(), (mag * (1 - frac)).ravel(), size)
-            + np.bincount((where * BINS + _BIN_OF[whole + 1]).ravel(), (mag * frac).ravel(), size))
+    hist = (np.bincount((where + _BIN_OF[whole]).ravel(), (mag * (1 - frac)).ravel(), size)
+            + np.bincount((where + _BIN_OF[whole + 1]).ravel(), (mag * frac).ravel(), size))
     hist = hist.reshape(n, cells, cells, BINS)
     blocks = np.stack([hist[:, i:i + 2, j:j + 2].reshape(n, -1) for i in range(cells - 1) for j in range(cells - 1)], 1)
     for _ in range(2):
