@@ -262,6 +262,12 @@ def _ring_inside(piece: np.ndarray, side: int) -> np.ndarray | None:
     return inside if inside.sum() >= MIN_AREA * side * side else None
 
 
+@cache
+def _above_diagonal(n: int) -> np.ndarray:
+    """The pairs (i, j) of n pieces with i < j, as a boolean n x n matrix (``np.triu``'s mask, made once a size)."""
+    return np.triu(np.ones((n, n), bool), 1)
+
+
 def _groups(boxes: np.ndarray, gap: float) -> list[list[int]]:
     """Pieces as candidates: each alone, each near pair, and each cluster of pieces within ``gap``."""
     n = len(boxes)
@@ -269,22 +275,23 @@ def _groups(boxes: np.ndarray, gap: float) -> list[list[int]]:
     x1, y1 = x0 + boxes[:, 2], y0 + boxes[:, 3]
     near = ((x0[:, None] - gap <= x1[None, :]) & (x0[None, :] - gap <= x1[:, None])
             & (y0[:, None] - gap <= y1[None, :]) & (y0[None, :] - gap <= y1[:, None]))
-    out = [[i] for i in range(n)]
-    out += np.argwhere(np.triu(near, 1)).tolist()
-    # clusters: connected parts of the "near" relation, each from its lowest piece on; the relation closed
-    # by squaring (pieces within 2, 4, 8... steps) until it stops growing
-    joined = near | np.eye(n, dtype=bool)
-    while True:
-        wider = (joined.astype(np.float32) @ joined.astype(np.float32)) > 0
-        if (wider == joined).all():
-            break
-        joined = wider
-    first = joined.argmax(axis=1)  # each piece's cluster by its lowest member
-    for i in np.flatnonzero(first == np.arange(n)).tolist():
-        members = np.flatnonzero(joined[i]).tolist()
-        if len(members) > 2:
-            out.append(members)
-    return out
+    pairs = np.argwhere(near & _above_diagonal(n)).tolist()
+    # clusters: connected parts of the "near" relation, joined pair by pair under their lowest piece (a crop's
+    # dozen pieces and their pairs: plain Python beats array closures at this size)
+    lowest = list(range(n))
+
+    def cluster_of(i: int) -> int:
+        while lowest[i] != i:
+            lowest[i] = i = lowest[lowest[i]]
+        return i
+
+    for a, b in pairs:
+        first, second = sorted((cluster_of(a), cluster_of(b)))
+        lowest[second] = first
+    clusters: dict[int, list[int]] = {}
+    for i in range(n):  # each cluster's members in order, the clusters in the order of their lowest pieces
+        clusters.setdefault(cluster_of(i), []).append(i)
+    return [[i] for i in range(n)] + pairs + [members for members in clusters.values() if len(members) > 2]
 
 
 def _candidate(mask: np.ndarray, x: int, y: int, side: int, pad: int, restored: bool = False) -> Candidate | None:
