@@ -117,3 +117,17 @@ def test_a_print_repeats_in_register_and_a_hand_copy_does_not():
     drawn_again = _arcs(places, np.random.default_rng(3))
     assert plan.registered_likeness(printed, shifted_print) >= plan.PRINT_IDENTICAL
     assert plan.registered_likeness(printed, drawn_again) < plan.PRINT_IDENTICAL
+
+
+def test_the_likeness_of_many_pairs_at_once_is_each_pairs_likeness():
+    rng = np.random.default_rng(4)
+    drawn = [cv2.GaussianBlur((rng.random((plan.TWIN_SIDE, plan.TWIN_SIDE)) < 0.15).astype(np.float32), (3, 3), 0.8)
+             for _ in range(6)]
+    shifted = np.roll(drawn[0], (2, -1), axis=(0, 1))
+    flat = [np.zeros_like(drawn[0]), np.full_like(drawn[0], 1.0)]  # blank paper; a square blacked out to full ink
+    patches = np.stack([*drawn, shifted, *flat])
+    likeness = plan.similarities(patches, patches)
+    each = np.array([[plan._similarity(a, b) for b in patches] for a in patches])
+    assert np.abs(likeness - each).max() < 1e-5
+    assert likeness[0, 6] > 0.99 > likeness[0, 1]  # a moved copy matches; another drawing does not
+    assert (likeness[-2:] == 1.0).all() and (likeness[:-2, -2:] == 0.0).all()  # OpenCV's rule for flat ink

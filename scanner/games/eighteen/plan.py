@@ -705,6 +705,7 @@ PRINTED_SQUARES = 2  # squares the sheet prints its symbol in (the rules' two go
 
 
 TWIN_SIDE, TWIN_SHIFT = 32, 3  # patches compared at this size, over shifts of up to this many pixels
+FLAT = 1e-9  # a window whose ink varies by less than this share of its squared ink is flat (``similarities``)
 
 
 def _small(patch: np.ndarray) -> np.ndarray:
@@ -717,6 +718,50 @@ def _similarity(small_a: np.ndarray, small_b: np.ndarray) -> float:
     return float(cv2.matchTemplate(small_b, core, cv2.TM_CCOEFF_NORMED).max())
 
 
+def similarities(smalls_a: np.ndarray, smalls_b: np.ndarray) -> np.ndarray:
+    """(A, B): ``_similarity`` of each of the reduced ink patches ``smalls_a`` (A, TWIN_SIDE, TWIN_SIDE) with each of
+    ``smalls_b``, to about 1e-7: the best normalised correlation of a's core (the patch less ``TWIN_SHIFT`` pixels
+    round it) with b's windows of its size, as OpenCV's ``TM_CCOEFF_NORMED`` takes it, for all pairs in one matrix
+    product (each core at every shift within a blank patch, against the patches b): for a square against a plan's
+    others, 9 us a pair instead of 26. As in OpenCV, a flat window correlates 0 with a core, a flat core 1 with
+    every window.
+
+    >>> ring = np.zeros((32, 32), np.float32)
+    >>> _ = cv2.circle(ring, (16, 16), 9, 1.0, 2)
+    >>> moved, blank = np.roll(ring, 2, axis=1), np.zeros_like(ring)
+    >>> similarities(np.stack([ring, blank]), np.stack([moved, blank])).round(3).tolist()
+    [[1.0, 0.0], [1.0, 1.0]]
+    """
+    side, shifts = TWIN_SIDE - 2 * TWIN_SHIFT, 2 * TWIN_SHIFT + 1
+    cores = smalls_a[:, TWIN_SHIFT:-TWIN_SHIFT, TWIN_SHIFT:-TWIN_SHIFT].astype(np.float64)
+    cores -= cores.mean(axis=(1, 2), keepdims=True)
+    core_norms = np.sqrt((cores * cores).sum(axis=(1, 2)))
+    placed = np.zeros((len(cores), shifts, shifts, TWIN_SIDE, TWIN_SIDE), np.float32)
+    for dy, dx in np.ndindex(shifts, shifts):
+        placed[:, dy, dx, dy:dy + side, dx:dx + side] = cores
+    b = smalls_b.astype(np.float64)
+    # a centred core's products with a window are those with the window less its mean; the window's spread from
+    # running sums, as OpenCV takes it
+    products = (placed.reshape(-1, TWIN_SIDE * TWIN_SIDE) @ smalls_b.reshape(len(b), -1).T.astype(np.float32))
+    products = products.reshape(len(cores), shifts, shifts, len(b)).astype(np.float64)
+
+    def window_sums(values: np.ndarray) -> np.ndarray:  # (B, shifts, shifts)
+        total = np.pad(values.cumsum(axis=1).cumsum(axis=2), ((0, 0), (1, 0), (1, 0)))
+        return (total[:, side:, side:] - total[:, :shifts, side:] - total[:, side:, :shifts]
+                + total[:, :shifts, :shifts])
+
+    squares = window_sums(b * b)
+    spread = window_sums(b) ** 2 / side**2
+    # a window flat but for the sums' rounding (ink clipped at full strength) has no spread
+    spread = np.sqrt(np.where(squares - spread > FLAT * squares, squares - spread, 0.0))
+    scale = core_norms[:, None, None, None] * spread.transpose(1, 2, 0)[None]
+    ratios = np.divide(products, scale, out=np.full_like(products, np.inf), where=scale > 0)
+    # beyond 1 by rounding: +-1; far beyond (a window flat but for rounding): no likeness
+    scores = np.where(np.abs(ratios) < 1.0, ratios, np.where(np.abs(ratios) < 1.125, np.sign(ratios), 0.0))
+    scores[core_norms < np.finfo(np.float64).eps] = 1.0
+    return scores.max(axis=(1, 2))
+
+
 def printed_twins(patches: dict[tuple[int, int], np.ndarray], unread: list[tuple[int, int]]) -> dict:
     """Unread squares whose ink matches another square's almost exactly: a symbol printed on the sheet.
 
@@ -726,16 +771,18 @@ def printed_twins(patches: dict[tuple[int, int], np.ndarray], unread: list[tuple
     """
     if not unread:
         return {}
-    small = {k: _small(p) for k, p in patches.items()}
+    keys = list(patches)
+    small = np.stack([_small(patches[k]) for k in keys])
+    forwards = similarities(small[[keys.index(a) for a in unread]], small)
     found: dict[tuple[int, int], tuple[float, tuple[int, int]]] = {}
-    for a in unread:
-        for b, other in small.items():
+    for a, row in zip(unread, forwards, strict=True):
+        for j, b in enumerate(keys):
             if b == a:
                 continue
-            forward, best = _similarity(small[a], other), found.get(a, (0.0, b))[0]
+            forward, best = float(row[j]), found.get(a, (0.0, b))[0]
             if forward < PRINTED_MATCH or forward <= best:  # the lesser of both ways cannot win: one way is enough
                 continue
-            score = min(forward, _similarity(other, small[a]))
+            score = min(forward, _similarity(small[j], small[keys.index(a)]))  # seldom asked: one pair
             if score >= PRINTED_MATCH and score > best:
                 found[a] = (score, b)
     return found
