@@ -727,3 +727,34 @@ def test_a_washed_out_plan_with_one_axis_clear_is_counted_from_its_drawing_where
     img = cv2.imread(str(REPO / "tests" / "scanner" / "data" / "eighteen-washed-out-plan.jpg"))
     lattice = find_lattice(img, (48, 48, 688, 688), 1.36)
     assert (lattice.rows, lattice.cols) == (11, 8)
+
+
+def test_a_small_grid_twice_the_detail_breaks_apart_is_read_at_the_usual_detail(monkeypatch):
+    """A grid just under the readable share of the photo: at twice the detail its pale lines make no web, at the
+    usual detail they do, and its lattice is read; with no web at either, the first refusal stands."""
+    from scanner.games import eighteen
+    from scanner.locate import MIN_AREA_FRACTION, SMALL_AREA_FRACTION, WORK_SIDE, GridQuad
+
+    photo = paper_with_grid(np.full((700, 800, 3), 60, np.uint8), rows=10, cols=10, line=60)
+    x0, y0, x1, y1 = GRID
+    right = np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+    asked = []
+
+    def located(image, side=WORK_SIDE, inside=False, least_share=MIN_AREA_FRACTION):
+        asked.append((side, least_share))
+        if side == WORK_SIDE and least_share == SMALL_AREA_FRACTION:
+            return GridQuad(right, 1000, 0.018)
+        raise ScanError("no printed grid found (no lattice of lines large enough to read: photograph the plan from closer)")
+
+    monkeypatch.setattr(eighteen, "find_grid_quad", located)
+    geo = eighteen.find_geometry(photo)
+    assert asked == [(WORK_SIDE, MIN_AREA_FRACTION), (2 * WORK_SIDE, SMALL_AREA_FRACTION), (WORK_SIDE, SMALL_AREA_FRACTION)]
+    assert (geo.lattice.rows, geo.lattice.cols) == (10, 10)
+    assert corners_close(geo.rectified.to_photo(geo.lattice.corners()), 3.0)
+
+    def nowhere(image, side=WORK_SIDE, inside=False, least_share=MIN_AREA_FRACTION):
+        raise ScanError(f"no web at {side}")
+
+    monkeypatch.setattr(eighteen, "find_grid_quad", nowhere)
+    with pytest.raises(ScanError, match=f"no web at {WORK_SIDE}$"):
+        eighteen.find_geometry(photo.copy())

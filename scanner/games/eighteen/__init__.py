@@ -72,7 +72,7 @@ BLANK_DOUBT = FLAG_BELOW - 0.1  # confidence cap of a square that may or may not
 ORIENT_SURE = 0.9  # below this, the plan's orientation is reported as uncertain
 GRID_SURE = 0.7  # least share of grid line segments the photo confirms for squares to be trusted (a right
 # grid: 0.75-1, most above 0.9)
-SMALL_GRID_SURE = 0.55  # ... and the least a grid found only at twice the detail (a small plan) needs to be read at
+SMALL_GRID_SURE = 0.55  # ... and the least a grid found only as a small one (``_small_grid``) needs to be read at
 # all, every read then flagged below GRID_SURE: a plan 1.7% of the photo, its pale lines blurred, bore out its own 12 x
 # 8 at 0.62 and was refused; a Front Nine photo's cards made a 6 x 4 lattice at 0.43 at that detail, and a plan 1.8% of
 # the photo a wrong one at 0.41
@@ -206,8 +206,7 @@ def find_geometry(image: np.ndarray) -> Geometry:
     try:
         located = find_grid_quad(image)
     except ScanError as missed:
-        return _well_confirmed(image, lambda: find_grid_quad(image, 2 * WORK_SIDE, least_share=SMALL_AREA_FRACTION),
-                               missed, SMALL_GRID_SURE)
+        return _small_grid(image, missed)
     try:
         geo = _geometry(image, located)
     except ScanError as refused:
@@ -234,6 +233,20 @@ def find_geometry(image: np.ndarray) -> Geometry:
     if located.edge and geo.lattice.line_support < GRID_SURE:
         geo = _better_confirmed(geo, lambda: find_grid_quad(image, inside=True), image)
     return geo
+
+
+def _small_grid(image: np.ndarray, missed: ScanError) -> Geometry:
+    """The geometry of a grid smaller than a readable one (down to ``SMALL_AREA_FRACTION`` of the photo), located
+    at twice the detail, else at the usual detail (where twice the detail breaks a pale, blurred grid's lines
+    apart: a plan 1.97% of the photo, seen at the usual detail 9 x 8 at 0.70, found no web at twice it), kept when
+    its lines bear it out to ``SMALL_GRID_SURE`` on paper; else ``missed`` is raised again."""
+    for side in (2 * WORK_SIDE, WORK_SIDE):
+        try:
+            return _well_confirmed(image, lambda side=side: find_grid_quad(image, side, least_share=SMALL_AREA_FRACTION),
+                                   missed, SMALL_GRID_SURE)
+        except ScanError:
+            continue
+    raise missed
 
 
 def encloses(outer: np.ndarray, inner: np.ndarray, slack: float) -> bool:
