@@ -109,6 +109,7 @@ def test_a_twin_run_over_blocks_reads_every_input_to_the_bit_as_before(tmp_path)
     x = images(rng, 40)
     assert blocked.graph.node[0].op_type == "SpaceToDepth"
     assert np.array_equal(run(blocked, x), run(twin, x))
+    assert run(blocked, x[:0]).shape == run(twin, x[:0]).shape  # an empty batch too
     assert not np.array_equal(run(twin, x), run(twin, x[::-1]))  # the inputs differ in what they give
     assert blocked_first_layer(blocked) is blocked  # a blocked twin is left as it is
 

@@ -161,7 +161,7 @@ def blocked_first_layer(twin):
 
     side = graph.input[0].type.tensor_type.shape.dim[2].dim_value // 2
     graph.initializer.extend([numpy_helper.from_array(np.array(shape, np.int64), name) for name, shape in
-                              (("blocks_by_pixel", [0, -1, 4, channels]), ("pooled", [0, channels, side, side]))])
+                              (("blocks_by_pixel", [0, side * side, 4, channels]), ("pooled", [0, channels, side, side]))])
     scale, zero = quantize_output.input[1:]
 
     def step(op: str, source: str, name: str, **attributes) -> tuple[list, str]:
