@@ -739,21 +739,21 @@ def similarities(smalls_a: np.ndarray, smalls_b: np.ndarray) -> np.ndarray:
     placed = np.zeros((len(cores), shifts, shifts, TWIN_SIDE, TWIN_SIDE), np.float32)
     for dy, dx in np.ndindex(shifts, shifts):
         placed[:, dy, dx, dy:dy + side, dx:dx + side] = cores
-    b = smalls_b.astype(np.float64)
-    # a centred core's products with a window are those with the window less its mean; the window's spread from
-    # running sums, as OpenCV takes it
-    products = (placed.reshape(-1, TWIN_SIDE * TWIN_SIDE) @ smalls_b.reshape(len(b), -1).T.astype(np.float32))
-    products = products.reshape(len(cores), shifts, shifts, len(b)).astype(np.float64)
+    # a centred core's products with a window are those with the window less its mean
+    products = placed.reshape(-1, TWIN_SIDE * TWIN_SIDE) @ smalls_b.reshape(len(smalls_b), -1).T.astype(np.float32)
+    products = products.reshape(len(cores), shifts, shifts, len(smalls_b)).astype(np.float64)
 
     def window_sums(values: np.ndarray) -> np.ndarray:  # (B, shifts, shifts)
         total = np.pad(values.cumsum(axis=1).cumsum(axis=2), ((0, 0), (1, 0), (1, 0)))
         return (total[:, side:, side:] - total[:, :shifts, side:] - total[:, side:, :shifts]
                 + total[:, :shifts, :shifts])
 
+    # the window's spread from running sums, as OpenCV takes it; a window flat but for the sums' rounding (ink
+    # clipped at full strength) has none
+    b = smalls_b.astype(np.float64)
     squares = window_sums(b * b)
-    spread = window_sums(b) ** 2 / side**2
-    # a window flat but for the sums' rounding (ink clipped at full strength) has no spread
-    spread = np.sqrt(np.where(squares - spread > FLAT * squares, squares - spread, 0.0))
+    spread_squared = squares - window_sums(b) ** 2 / side**2
+    spread = np.sqrt(np.where(spread_squared > FLAT * squares, spread_squared, 0.0))
     scale = core_norms[:, None, None, None] * spread.transpose(1, 2, 0)[None]
     ratios = np.divide(products, scale, out=np.full_like(products, np.inf), where=scale > 0)
     # beyond 1 by rounding: +-1; far beyond (a window flat but for rounding): no likeness
@@ -772,8 +772,9 @@ def printed_twins(patches: dict[tuple[int, int], np.ndarray], unread: list[tuple
     if not unread:
         return {}
     keys = list(patches)
+    at = {k: i for i, k in enumerate(keys)}
     small = np.stack([_small(patches[k]) for k in keys])
-    forwards = similarities(small[[keys.index(a) for a in unread]], small)
+    forwards = similarities(small[[at[a] for a in unread]], small)
     found: dict[tuple[int, int], tuple[float, tuple[int, int]]] = {}
     for a, row in zip(unread, forwards, strict=True):
         for j, b in enumerate(keys):
@@ -782,7 +783,7 @@ def printed_twins(patches: dict[tuple[int, int], np.ndarray], unread: list[tuple
             forward, best = float(row[j]), found.get(a, (0.0, b))[0]
             if forward < PRINTED_MATCH or forward <= best:  # the lesser of both ways cannot win: one way is enough
                 continue
-            score = min(forward, _similarity(small[j], small[keys.index(a)]))  # seldom asked: one pair
+            score = min(forward, _similarity(small[j], small[at[a]]))  # seldom asked: one pair
             if score >= PRINTED_MATCH and score > best:
                 found[a] = (score, b)
     return found
