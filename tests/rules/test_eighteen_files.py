@@ -135,3 +135,13 @@ def test_non_numeric_stand_in_override_is_one_line(tmp_path):
         standins.set_overrides(None)  # the command leaves its overrides loaded in this process
     assert result.exit_code == 2
     assert result.output.strip() == "golfscan: stand-in 18-holes.bunker_points must be a number, not 'one'"
+
+
+def test_squares_found_valid_on_an_earlier_board_vouch_only_for_themselves():
+    data = board(PLAN)
+    registry.parse_board(data)  # its square values are now remembered as valid, from one validation to the next
+    data["cells"][1][1] = {"k": "empty", "edges": ["N", "S"]}
+    with pytest.raises(registry.BoardError) as raised:
+        registry.parse_board(data)
+    assert raised.value.place == "cells[1][1]"
+    registry.parse_board(board(PLAN))  # ... and the first board is valid still
