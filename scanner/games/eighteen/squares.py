@@ -40,8 +40,10 @@ Example:
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -49,6 +51,10 @@ import numpy as np
 from scanner.games.eighteen.digits import softmax
 from scanner.games.eighteen.features import MARGIN, CellFeatures, measure_all
 from scanner.games.eighteen.square_kinds import read_kinds
+
+if TYPE_CHECKING:  # the scanner's own modules import this one
+    from scanner.games.eighteen import Squares
+    from scanner.load import LoadedPhoto
 
 KINDS = ("empty", "Mb", "Mp", "gorse", "fairway", "teegreen", "water", "tree", "bunker")  # Mb/Mp: black/peak
 MODEL = Path(__file__).with_name("squares_model.npz")
@@ -198,13 +204,20 @@ def jittered(lattice, rng: np.random.Generator):
     return Lattice(pts, lattice.line_support)
 
 
-def labelled_cuts(photo: Path, shifts: int = SHIFTS, seed: int = 0) -> tuple[list[np.ndarray], np.ndarray, float] | None:
-    """Ink patches (one (N, CELL, CELL) array per cut), kind indices and ink threshold of the squares of one
-    synthetic ``photo``, or None when the scanner does not find its grid where the truth file puts it
-    (``grid_points``): each square is cut from the scanner's own grid and from ``shifts`` jittered ones
-    (``jittered``, random stream (seed, photo's name)). The truth is turned into the scanner's frame; squares
-    it says were scribbled out whole are left out."""
-    from scanner.cells import cut_cells, ink_map
+@dataclass(frozen=True)
+class ScannedTruth:
+    """A synthetic photo cut as the scanner cuts it, and its truth turned into the scanner's frame."""
+
+    loaded: LoadedPhoto
+    truth: dict
+    cut: Squares  # the scanner's own grid and squares
+    turns: int  # quarter turns anticlockwise that make the scanner's rectified frame upright
+    cells: list[dict]  # the true board cell of each rectified square, row by row
+
+
+def scanned_truth(photo: Path) -> ScannedTruth | None:
+    """The scanner's grid and squares of one synthetic ``photo`` and the true cell of each square, or None when
+    the scanner does not find its grid where the truth file puts it (``grid_points``)."""
     from scanner.errors import ScanError
     from scanner.games import eighteen
     from scanner.games.eighteen.plan import upright_index
@@ -229,11 +242,31 @@ def labelled_cuts(photo: Path, shifts: int = SHIFTS, seed: int = 0) -> tuple[lis
     if off > 0.12 or (len(cells), len(cells[0])) != ((cols, rows) if turns % 2 else (rows, cols)):
         return None
     where = [upright_index(r, c, rows, cols, turns) for r in range(rows) for c in range(cols)]
-    labels = [KINDS.index(kind_of(cells[ur][uc])) for ur, uc in where]
+    return ScannedTruth(loaded, truth, cut, turns, [cells[ur][uc] for ur, uc in where])
+
+
+def labelled_cuts(photo: Path, shifts: int = SHIFTS, seed: int = 0) -> tuple[list[np.ndarray], np.ndarray, float] | None:
+    """Ink patches (one (N, CELL, CELL) array per cut), kind indices and ink threshold of the squares of one
+    synthetic ``photo``, or None when the scanner does not find its grid where the truth file puts it
+    (``scanned_truth``): each square is cut from the scanner's own grid and from ``shifts`` jittered ones
+    (``jittered``, random stream (seed, photo's name)). The truth is turned into the scanner's frame; squares
+    it says were scribbled out whole are left out."""
+    from scanner.cells import cut_cells, ink_map
+    from scanner.games import eighteen
+    from scanner.games.eighteen.plan import upright_index
+
+    known = scanned_truth(photo)
+    if known is None:
+        return None
+    cut, geo = known.cut, known.cut.geometry
+    rows, cols = cut.patches.shape[:2]
+    labels = [KINDS.index(kind_of(cell)) for cell in known.cells]
     # a square scribbled out whole is empty with a heap of ink on it: learnt as empty, it teaches the network
     # that dense strokes may be blank (another sheet's cross-hatched gorse read empty at 0.99); the scanner's
     # scribble reader (``scribbles``) reads those squares after the network (``eighteen.scribbled_out``)
-    kept = np.array([[ur, uc] not in truth.get("scribbled_out", []) for ur, uc in where])
+    scribbled = known.truth.get("scribbled_out", [])
+    kept = np.array([list(upright_index(r, c, rows, cols, known.turns)) not in scribbled
+                     for r in range(rows) for c in range(cols)])
     rng = np.random.default_rng([seed, *photo.name.encode()])
     cell_px = float(np.mean(np.diff(geo.lattice.points[:, :, 0], axis=1)))
     ink = ink_map(geo.rectified.image, paper_scale=int(2 * cell_px))
