@@ -10,7 +10,7 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
 
-from scanner.games.eighteen import scribbles, square_edges, square_kinds, square_par
+from scanner.games.eighteen import scribbles, square_edges, square_kinds, square_par, square_turn
 from scanner.games.eighteen.digits import CNN_MODEL, eight_bit, run_net
 from scanner.games.eighteen.digits_cnn import arrays
 from scanner.games.eighteen.digits_train import square_training_set
@@ -30,7 +30,7 @@ def agreement(model, inputs: dict[str, np.ndarray]) -> float:
     return float((trained.argmax(axis=1) == twin.argmax(axis=1)).mean())
 
 
-@pytest.mark.parametrize("reader", [square_par, square_edges], ids=["par", "edges"])
+@pytest.mark.parametrize("reader", [square_par, square_edges, square_turn], ids=["par", "edges", "turn"])
 def test_a_whole_square_readers_twin_reads_drawn_squares_as_the_trained_network(reader):
     x, _ = square_par.drawn_squares(HELD_OUT_SEED, 60, reader.SIDE, jobs=1)
     assert agreement(reader.MODEL, {"x": x}) >= 0.95  # 60 of 60 when written
@@ -53,15 +53,15 @@ def test_the_fairway_scribble_readers_twin_gives_drawn_squares_the_trained_netwo
 FAIRWAY_SCRIBBLES = scribbles.READERS["fairway"].model
 
 
-@pytest.mark.parametrize("model", [CNN_MODEL, square_par.MODEL, square_edges.MODEL, square_kinds.MODEL,
-                                   FAIRWAY_SCRIBBLES], ids=lambda m: m.stem)
+@pytest.mark.parametrize("model", [CNN_MODEL, square_par.MODEL, square_edges.MODEL, square_turn.MODEL,
+                                   square_kinds.MODEL, FAIRWAY_SCRIBBLES], ids=lambda m: m.stem)
 def test_each_twin_is_stored_in_eight_bits(model):
     # a twin a third the size or less: weights of one byte, not four (a copy of the trained file fails)
     assert eight_bit(model).stat().st_size < 0.35 * model.stat().st_size
 
 
-@pytest.mark.parametrize("model", [CNN_MODEL, square_par.MODEL, square_edges.MODEL, square_kinds.MODEL,
-                                   FAIRWAY_SCRIBBLES], ids=lambda m: m.stem)
+@pytest.mark.parametrize("model", [CNN_MODEL, square_par.MODEL, square_edges.MODEL, square_turn.MODEL,
+                                   square_kinds.MODEL, FAIRWAY_SCRIBBLES], ids=lambda m: m.stem)
 def test_each_twins_first_layer_runs_over_blocks(model):
     assert onnx.load(str(eight_bit(model))).graph.node[0].op_type == "SpaceToDepth"
 

@@ -43,6 +43,7 @@ from scanner.games.eighteen.scribbles import HAND_DRAWN, scribbled_probability
 from scanner.games.eighteen.scribbles import SIDE as SCRIBBLE_SIDE
 from scanner.games.eighteen.square_edges import read_edges
 from scanner.games.eighteen.square_par import read_squares
+from scanner.games.eighteen.square_turn import read_turns
 from scanner.games.eighteen.squares import kind_probabilities
 from scanner.grid import DRAWING_RHYTHM, Lattice, drawing_rhythm, find_lattice
 from scanner.histogram import uint8_percentile
@@ -872,8 +873,8 @@ def read_plan(image: np.ndarray, cut_every_square: bool = False) -> PlanReading:
         guesses[i // cols][i % cols] = guess
     guesses = [[too_faint(guesses[r][c], patches[r, c], threshold) for c in range(cols)] for r in range(rows)]
 
-    # Every tee/green square's ink cut again from the photo at full detail; the first squares' par digit
-    # pieces, read in all four turns, settle which way is up (with the trees' votes)
+    # Every tee/green square's ink cut again from the photo at full detail; their par digits settle which way is
+    # up (with the trees' votes)
     # a tree drawn in a pen lighter than the plan's other strokes was read at the faint level, and is
     # measured at it
     levels = {i: faint_level(threshold) for i in faint}
@@ -888,7 +889,12 @@ def read_plan(image: np.ndarray, cut_every_square: bool = False) -> PlanReading:
             cands[square] = ink_candidates(inks[square], threshold)
         return cands[square]
 
-    orient, probs = planmod.orientation_and_digits(list(inks), pieces, _tree_votes(trees, patches))
+    # the whole squares' par digits settle which way is up when they agree surely (``square_turn``); when they do
+    # not, the first squares' digit pieces, read at all four turns
+    up_votes = _tree_votes(trees, patches)
+    orient, probs = planmod.weighed_turns(read_turns(list(inks.values()))[:, :4], up_votes), {}
+    if orient.confidence < planmod.EARLY_SURE:
+        orient, probs = planmod.orientation_and_digits(list(inks), pieces, up_votes)
     turns = orient.turns
     # each tee/green read whole, turned upright: its par (``square_par``), its tee and green edges (``square_edges``)
     whole = whole_readings({sq: np.rot90(ink, turns) for sq, ink in inks.items()})

@@ -150,13 +150,20 @@ def orientation(per_square: list[np.ndarray], up_votes: np.ndarray) -> Orientati
 
     ``up_votes`` (4,) are additional log-evidence per turn (trees, flags).
     """
-    scores = np.array(up_votes, float)
-    voters = int(np.count_nonzero(up_votes))
-    for probs in per_square:
-        if len(probs):
-            digit_like = probs[:, :, :3].max(axis=2).max(axis=0)  # best piece per turn
-            scores += np.log(digit_like + FLOOR)
-            voters += 1
+    # each square's best piece at each turn
+    return weighed_turns(np.array([probs[:, :, :3].max(axis=2).max(axis=0) for probs in per_square if len(probs)]),
+                         up_votes)
+
+
+def weighed_turns(upright: np.ndarray, up_votes: np.ndarray) -> Orientation:
+    """Choose the quarter turn from each tee/green square's probability (squares, 4) that its par digit stands
+    upright at each turn, and other up-cues (``up_votes``, as for ``orientation``).
+
+    >>> weighed_turns(np.array([[0.1, 0.9, 0.0, 0.0]] * 4), np.zeros(4)).turns
+    1
+    """
+    scores = np.array(up_votes, float) + np.log(upright.reshape(-1, 4) + FLOOR).sum(axis=0)
+    voters = int(np.count_nonzero(up_votes)) + len(upright)
     # The votes share one reader's habits, so they are not independent: temper the sum before it
     # becomes a probability.
     p = np.exp((scores - scores.max()) / np.sqrt(max(voters, 1)))

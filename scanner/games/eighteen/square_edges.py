@@ -57,6 +57,7 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -93,10 +94,12 @@ def label(cell: dict, turns: int = 0) -> int:
     return CLASSES.index((rotate_edge(cell["tee_edge"], turns), rotate_edge(cell["green_edge"], turns)))
 
 
-def turned_set(x: np.ndarray, cells: list[dict]) -> tuple[np.ndarray, np.ndarray]:
-    """Inputs and labels of squares at each of the four quarter turns."""
+def turned_set(x: np.ndarray, cells: list[dict], labelled: Callable[[dict, int], int] = label
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """Inputs and labels (``labelled(cell, turns)``, this reader's ``label`` unless given) of squares at each of
+    the four quarter turns."""
     xs = np.concatenate([np.rot90(x, k, axes=(2, 3)) for k in range(4)])
-    return np.ascontiguousarray(xs), np.array([label(cell, k) for k in range(4) for cell in cells])
+    return np.ascontiguousarray(xs), np.array([labelled(cell, k) for k in range(4) for cell in cells])
 
 
 if __name__ == "__main__":

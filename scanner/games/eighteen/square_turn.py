@@ -1,0 +1,123 @@
+"""Which way is up on a tee/green square, read from its par digit in the whole square at once.
+
+A plan's orientation is in its handwriting alone: the par digits (and the trees) stand upright on the sheet,
+the grid does not. The digit reader (``digits``) tells it from the ink pieces ``parmarks`` cuts out, read at
+each of the four turns, which costs the cut and four readings a square. This reader looks at the square's ink
+as ``square_edges`` does (``square_par.inputs`` at 64 pixels a side, in the rectified frame as cut) and says how
+many quarter turns anticlockwise make its par digit upright, or that it holds no par digit: the convolutions of
+``square_par.network``, narrower, with the strongest response anywhere in the square (a digit may be anywhere).
+Its readings of a plan's tee/greens settle the orientation (``plan.weighed_turns``) when they agree surely;
+otherwise the digit reader settles it as before.
+
+Trained from the start on the tee/green squares and four fairways of each photographed plan in the folders
+given, cut as a scan cuts them (``photo_squares``), each at all four turns (a fairway and a tee/green with no par
+digit are "no digit" at every turn): run ``python -m scanner.games.eighteen.square_turn FOLDER...`` (needs
+PyTorch, ``pip install -e .[train]``), then ``quantize --only square_turn FOLDER``. It prints the accuracy on
+drawn squares (``square_par.drawn_squares`` of the held-out seed), each at the four turns.
+
+The committed network was trained on the 788 usable plans of seeds 22902, 23502, 23602 and 23702 (18,336 squares,
+73,344 with their turns; 6 passes, 19 minutes on two cores), its twin set on seed 22902. On the squares of seed
+23802 as the scanner cut them it read the turn of 98.5% of the 15,480 with a digit and took 3 of the 3,184 fairways
+for one; over those 200 plans, each turned all four ways, the tee/greens settled all 800 orientations right, the least
+sure at 0.9952 (``EARLY_SURE`` is 0.99); the other hand's six plans, at 0.9908 to 0.9999. Held-out drawn squares:
+0.962 (the digits' turn 0.956, the fairways 1.000). A network trained first on squares cut upright from the true
+grid read 99% of such squares right, yet a third of the scanner's wrong (a turn of one half most often).
+
+Example:
+    >>> import numpy as np, cv2
+    >>> from scanner.games.eighteen.parmarks import square_ink
+    >>> img = np.full((200, 200, 3), 235, np.uint8)
+    >>> _ = cv2.rectangle(img, (50, 50), (150, 150), (60, 60, 60), 2)
+    >>> _ = cv2.line(img, (50, 50), (150, 150), (90, 30, 30), 2)
+    >>> _ = cv2.putText(img, "4", (60, 140), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (90, 30, 30), 3)
+    >>> ink = square_ink(img, np.float32([[50, 50], [150, 50], [150, 150], [50, 150]]))
+    >>> [CLASSES[int(np.argmax(p))] for p in read_turns([ink, np.rot90(ink)])]
+    [0, 3]
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from scanner.games.eighteen.digits import eight_bit, run_net
+from scanner.games.eighteen.square_par import inputs
+
+MODEL = Path(__file__).with_name("square_turn.onnx")
+CLASSES = (0, 1, 2, 3, None)  # quarter turns anticlockwise that make the par digit upright; None: no par digit
+SIDE = 64  # the square's ink crop is shrunk to this many pixels a side
+WIDTHS = (16, 32, 48, 48, 64)  # channels of its five convolutions (``square_par.network``)
+HELD_OUT_SEED, HELD_OUT = 1, 1500
+EPOCHS, BATCH, SHIFT = 6, 128, 3  # training passes, batch size, random shift (pixels) of each batch
+
+
+def read_turns(inks: list[np.ndarray]) -> np.ndarray:
+    """Probabilities (N, 5) of ``CLASSES`` for square ink crops (``parmarks.square_ink``) as cut, unturned."""
+    if not inks:
+        return np.zeros((0, len(CLASSES)))
+    return run_net(eight_bit(MODEL), {"x": inputs(inks, SIDE)})
+
+
+def label(cell: dict, turns: int = 0) -> int:
+    """The ``CLASSES`` index of a board cell drawn upright, then turned ``turns`` quarter turns anticlockwise.
+
+    >>> label({"k": "teegreen", "par": 4}, 1), label({"k": "teegreen", "par": None}, 1), label({"k": "fairway"})
+    (3, 4, 4)
+    """
+    if cell["k"] != "teegreen" or cell.get("par") is None:
+        return len(CLASSES) - 1
+    return -turns % 4
+
+
+FAIRWAYS = 4  # fairway squares of each photo taken too, as "no par digit"
+
+
+def photo_squares(photo: Path, seed: int = 0) -> tuple[np.ndarray, np.ndarray] | None:
+    """Inputs (float16) and labels of one synthetic ``photo``'s tee/green squares and ``FAIRWAYS`` of its fairways
+    (random stream (seed, photo's name)), each at all four turns; None when the scanner does not find the grid
+    where the truth puts it (``squares.scanned_truth``) or the plan has no tee/green. Each square is cut as a scan
+    cuts it: from the scanner's own grid, in its rectified frame, however the photo was turned. Cut from the true
+    grid, upright, every square shares the cut's own slight lean (a border line a pixel bolder on one side, say),
+    which turns with the square: a network learnt the way up from that and misread a third of a scan's squares."""
+    from scanner.games.eighteen.parmarks import square_ink
+    from scanner.games.eighteen.squares import scanned_truth
+
+    known = scanned_truth(photo)
+    if known is None:
+        return None
+    geo = known.cut.geometry
+    teegreens = [i for i, cell in enumerate(known.cells) if cell["k"] == "teegreen"]
+    if not teegreens:
+        return None
+    fairways = [i for i, cell in enumerate(known.cells) if cell["k"] == "fairway"]
+    picked = np.random.default_rng([seed, *photo.name.encode()]).permutation(len(fairways))[:FAIRWAYS]
+    chosen = teegreens + [fairways[i] for i in picked]
+    cols = geo.lattice.cols
+    x = inputs([square_ink(known.loaded.image, geo.rectified.to_photo(geo.lattice.cell_quad(i // cols, i % cols)))
+                for i in chosen], SIDE)
+    # as cut, a square is its upright drawing turned back by the scanner's frame's turns
+    return (np.concatenate([np.rot90(x, k, axes=(2, 3)) for k in range(4)]).astype(np.float16),
+            np.array([label(known.cells[i], k - known.turns) for k in range(4) for i in chosen]))
+
+
+if __name__ == "__main__":
+    import sys
+
+    from scanner.games.eighteen.digits import onnx_net
+    from scanner.games.eighteen.digits_cnn import export, fit
+    from scanner.games.eighteen.square_edges import turned_set
+    from scanner.games.eighteen.square_par import drawn_squares, network
+    from scanner.games.eighteen.truth_photos import read_photos
+
+    if len(sys.argv) < 2:
+        sys.exit("usage: python -m scanner.games.eighteen.square_turn FOLDER... (synthetic photos with truth files)")
+    parts = read_photos([Path(a) for a in sys.argv[1:]], photo_squares, progress=True)
+    x, y = np.concatenate([p[0] for p in parts]).astype(np.float32), np.concatenate([p[1] for p in parts])
+    print(f"{len(y) // 4} squares from {len(parts)} photos", flush=True)
+    net = fit(network(len(CLASSES), 1, WIDTHS), (x,), y, EPOCHS, BATCH, SHIFT)
+    export(net, (np.zeros((1, 1, SIDE, SIDE), np.float32),), ("x",), MODEL)
+    onnx_net.cache_clear()
+    held_x, held_y = turned_set(*drawn_squares(HELD_OUT_SEED, HELD_OUT, SIDE), label)
+    read = run_net(MODEL, {"x": held_x}).argmax(axis=1)
+    print(f"wrote {MODEL} ({MODEL.stat().st_size // 1024} KiB); held-out accuracy {(read == held_y).mean():.3f}")

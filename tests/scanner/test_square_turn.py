@@ -1,0 +1,60 @@
+"""The whole-square reader of which way a tee/green's par digit stands (``square_turn``), on squares drawn by the
+project's art from a seed it was not trained on and on the committed phone photos' squares cut as a scan cuts them,
+and the plan's orientation it settles (``plan.weighed_turns``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from scanner.games.eighteen.digits import eight_bit, run_net
+from scanner.games.eighteen.plan import EARLY_SURE, weighed_turns
+from scanner.games.eighteen.square_edges import turned_set
+from scanner.games.eighteen.square_par import drawn_squares
+from scanner.games.eighteen.square_turn import CLASSES, HELD_OUT_SEED, MODEL, SIDE, label, photo_squares
+
+PHOTOS = sorted((Path(__file__).parents[2] / "fixtures" / "sets" / "18-holes-phone").glob("*.jpg"))
+
+
+@pytest.fixture(scope="module")
+def held_out() -> tuple[np.ndarray, list[dict]]:
+    return drawn_squares(HELD_OUT_SEED, 80, SIDE, jobs=1)
+
+
+def probabilities(x: np.ndarray) -> np.ndarray:
+    return run_net(eight_bit(MODEL), {"x": x})  # the drawn squares come as the network's inputs (``read_turns``'s)
+
+
+def test_each_turn_of_a_square_it_never_saw_reads_as_that_turn(held_out):
+    x, cells = held_out
+    turned, labels = turned_set(x, cells, label)
+    read = probabilities(turned).argmax(axis=1)
+    with_digit = labels != CLASSES.index(None)
+    assert set(labels[with_digit]) == {0, 1, 2, 3}
+    assert (read[with_digit] == labels[with_digit]).mean() >= 0.9  # 251 of 256 when written
+    assert (read[~with_digit] == labels[~with_digit]).mean() >= 0.8  # fairways: no par digit at any turn (64 of 64)
+
+
+@pytest.mark.parametrize("turns", [0, 1, 2, 3])
+def test_the_tee_greens_of_a_plan_settle_its_orientation(held_out, turns):
+    x, cells = held_out
+    teegreens = [i for i, cell in enumerate(cells) if label(cell) != CLASSES.index(None)][:12]
+    assert len(teegreens) == 12
+    # the plan's squares as cut from a photo turned ``turns`` quarter turns clockwise of upright
+    cut = np.ascontiguousarray(np.rot90(x[teegreens], -turns, axes=(2, 3)))
+    orient = weighed_turns(probabilities(cut)[:, :4], np.zeros(4))
+    assert orient.turns == turns
+    assert orient.confidence >= EARLY_SURE  # 0.9990-0.9992 when written
+
+
+def test_the_squares_of_photos_it_never_saw_read_their_turn_as_cut_by_the_scanner():
+    cut = [photo_squares(photo) for photo in PHOTOS]
+    assert all(c is not None for c in cut)
+    x, labels = (np.concatenate(parts) for parts in zip(*cut, strict=True))
+    with_digit = labels != CLASSES.index(None)
+    assert set(labels[with_digit]) == {0, 1, 2, 3} and (~with_digit).any()  # each square at all four turns
+    read = probabilities(x.astype(np.float32)).argmax(axis=1)
+    assert (read[with_digit] == labels[with_digit]).mean() >= 0.9  # 144 of 148 when written
+    assert (read[~with_digit] == labels[~with_digit]).mean() >= 0.9  # 32 of 32
