@@ -571,3 +571,17 @@ def test_the_picture_network_reads_only_the_squares_the_measurements_are_unsure_
     assert sure.tolist() == [True, True, False, False] and shown == [2]
     assert np.allclose(read[sure], alone[sure]) and np.allclose(read[~sure], pooled[~sure])
     assert not np.allclose(pooled[sure], alone[sure])  # the picture network, asked, would have moved them a little
+
+
+def test_tee_greens_unsure_of_the_way_up_leave_it_to_their_digit_pieces(monkeypatch):
+    image = load_photo(REPO / "fixtures" / "sets" / "18-holes-phone" / "18-holes-phone-105-0001.jpg").image
+    asked = []  # the plans whose way up the digit pieces read at four turns were asked for
+    pieces_at_four_turns = eighteen.planmod.orientation_and_digits
+    monkeypatch.setattr(eighteen.planmod, "orientation_and_digits", lambda *a: asked.append(1) or pieces_at_four_turns(*a))
+    settled = eighteen.read_plan(image)
+    assert settled.orientation.confidence >= eighteen.planmod.EARLY_SURE and not asked
+    # the whole-square turn reader, blind: every turn alike for every tee/green
+    monkeypatch.setattr(eighteen, "read_turns", lambda inks: np.full((len(inks), 5), 0.2))
+    fallen_back = eighteen.read_plan(image)
+    assert asked and fallen_back.orientation.turns == settled.orientation.turns
+    assert fallen_back.orientation.confidence >= 0.9  # its digits settle it too
