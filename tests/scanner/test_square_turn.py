@@ -9,11 +9,20 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from scanner.games.eighteen import square_turn
 from scanner.games.eighteen.digits import eight_bit, run_net
 from scanner.games.eighteen.plan import EARLY_SURE, weighed_turns
 from scanner.games.eighteen.square_edges import turned_set
 from scanner.games.eighteen.square_par import drawn_squares
-from scanner.games.eighteen.square_turn import CLASSES, HELD_OUT_SEED, MODEL, SIDE, label, photo_squares
+from scanner.games.eighteen.square_turn import (
+    CLASSES,
+    HELD_OUT_SEED,
+    MODEL,
+    SIDE,
+    label,
+    photo_squares,
+    read_turns,
+)
 
 PHOTOS = sorted((Path(__file__).parents[2] / "fixtures" / "sets" / "18-holes-phone").glob("*.jpg"))
 
@@ -42,11 +51,43 @@ def test_the_tee_greens_of_a_plan_settle_its_orientation(held_out, turns):
     x, cells = held_out
     teegreens = [i for i, cell in enumerate(cells) if label(cell) != CLASSES.index(None)][:12]
     assert len(teegreens) == 12
-    # the plan's squares as cut from a photo turned ``turns`` quarter turns clockwise of upright
-    cut = np.ascontiguousarray(np.rot90(x[teegreens], -turns, axes=(2, 3)))
-    orient = weighed_turns(probabilities(cut)[:, :4], np.zeros(4))
+    # the plan's squares as cut from a photo turned ``turns`` quarter turns clockwise of upright (the drawn squares
+    # are inputs already, which read_turns takes as ink crops and leaves as they are)
+    cut = [np.rot90(square, -turns) for square in x[teegreens, 0]]
+    orient = weighed_turns(read_turns(cut)[:, :4], np.zeros(4))
     assert orient.turns == turns
-    assert orient.confidence >= EARLY_SURE  # 0.9990-0.9992 when written
+    assert orient.confidence >= EARLY_SURE  # 0.9999 when written
+
+
+def test_a_leaning_the_network_has_at_every_turn_cancels_out(monkeypatch):
+    # a stand-in network that reads "three turns" however a square is turned (as ours reads a printed font's upright
+    # digits): read at all four turns, the square needs no turn more than another, and twelve settle no way up
+    leaning = np.array([0.05, 0.05, 0.05, 0.8, 0.05])
+    monkeypatch.setattr(square_turn, "run_net", lambda model, inputs: np.tile(leaning, (len(inputs["x"]), 1)))
+    probs = read_turns([np.zeros((80, 80), np.float32)] * 12)
+    assert np.allclose(probs[:, :4], 0.95 / 4)
+    assert weighed_turns(probs[:, :4], np.zeros(4)).confidence < EARLY_SURE
+
+
+def test_a_square_read_at_four_turns_needs_the_turn_its_readings_agree_on(monkeypatch):
+    # a stand-in network that reads where a square's one inked pixel lies: top left, no turn; top right (turned a
+    # quarter clockwise), one turn; and so on, a little unsure each time
+    corner_turns = {(0, 0): 0, (0, 1): 1, (1, 1): 2, (1, 0): 3}
+
+    def read_corner(model, inputs):
+        out = []
+        for x in inputs["x"][:, 0]:
+            row, col = np.unravel_index(x.argmax(), x.shape)
+            p = np.full(5, 0.1)
+            p[corner_turns[(int(row >= SIDE // 2), int(col >= SIDE // 2))]] = 0.6
+            out.append(p)
+        return np.array(out)
+
+    monkeypatch.setattr(square_turn, "run_net", read_corner)
+    square = np.zeros((SIDE, SIDE), np.float32)
+    square[5, 5] = 1.0
+    for turns in range(4):  # the square cut from a photo turned ``turns`` quarter turns clockwise of upright
+        assert read_turns([np.rot90(square, -turns)])[0].argmax() == turns
 
 
 def test_the_squares_of_photos_it_never_saw_read_their_turn_as_cut_by_the_scanner():
