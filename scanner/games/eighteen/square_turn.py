@@ -18,8 +18,10 @@ drawn squares (``square_par.drawn_squares`` of the held-out seed), each at the f
 The committed network was trained on the 788 usable plans of seeds 22902, 23502, 23602 and 23702 (18,336 squares,
 73,344 with their turns; 6 passes, 19 minutes on two cores), its twin set on seed 22902. On the squares of seed
 23802 as the scanner cut them it read the turn of 98.5% of the 15,480 with a digit and took 3 of the 3,184 fairways
-for one; over those 200 plans, each turned all four ways, the tee/greens settled all 800 orientations right, the least
-sure at 0.9952 (``EARLY_SURE`` is 0.99); the other hand's six plans, at 0.9908 to 0.9999. Held-out drawn squares:
+for one. Over those 200 plans, each turned all four ways, the first ten tee/greens of each, read at all four
+turns (``read_turns``), settled all 800 orientations right, the least sure at 0.9945 (``EARLY_SURE`` is 0.99; read
+once each, all of them settled every one right too); of the other hand's six plans, four at 0.993 to 0.9999, and two
+(0.978 and 0.982) were left to the digit pieces, which read them right. Held-out drawn squares:
 0.962 (the digits' turn 0.956, the fairways 1.000). A network trained first on squares cut upright from the true
 grid read 99% of such squares right, yet a third of the scanner's wrong (a turn of one half most often).
 
