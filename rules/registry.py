@@ -111,7 +111,8 @@ _Validator = jsonschema.validators.extend(jsonschema.Draft202012Validator, {"ite
 
 def validate(data: Any, schema: dict[str, Any]) -> None:
     """Raise BoardError for the first schema violation, naming the JSON place."""
-    errors = sorted(_Validator(schema).iter_errors(data), key=lambda e: (len(e.absolute_path), list(map(str, e.absolute_path))))
+    errors = sorted(_Validator(schema).iter_errors(data),
+                    key=lambda e: (len(e.absolute_path), list(map(str, e.absolute_path))))
     if errors:
         err = jsonschema.exceptions.best_match(errors)
         raise BoardError(_readable(err), _json_place(err.absolute_path))

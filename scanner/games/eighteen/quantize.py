@@ -2,14 +2,14 @@
 
 The trained networks (``digits_cnn.onnx``, ``square_par.onnx``, ``square_edges.onnx``, ``square_turn.onnx``,
 ``square_kinds.onnx``, ``scribbles_fairway.onnx``) keep 32-bit weights: they are what training starts from and
-writes. A scan runs each one's twin (``digits.eight_bit``), its weights and activations stored as 8-bit integers, one scale per output
-channel for the weights: ONNX Runtime reads those with integer arithmetic (a batch of 32 squares in 13 ms instead
-of 36 for the par reader, 4 instead of 6 for the edge reader, 2.2 instead of 3.6 for the kind reader, 0.5 instead
-of 0.8 for 32 digit pieces). The activations' ranges are set from inputs like a scan's (``calibration_sets``):
-for the whole-square readers, the squares of photographed plans (cut from the true grid; for the kind and turn
-readers, by the scanner; for the fairway scribble reader, its own training material, ``scribbles.photo_squares``);
-for the digit network, the pieces cut from drawn squares. Weights use 7 of their 8 bits (``reduce_range``), so that a
-CPU without the dot-product instructions for 8-bit integers (older x86), which sums pairs of products in 16 bits,
+writes. A scan runs each one's twin (``digits.eight_bit``), its weights and activations stored as 8-bit integers,
+one scale per output channel for the weights: ONNX Runtime reads those with integer arithmetic (a batch of 32
+squares in 13 ms instead of 36 for the par reader, 4 instead of 6 for the edge reader, 2.2 instead of 3.6 for the
+kind reader, 0.5 instead of 0.8 for 32 digit pieces). The activations' ranges are set from inputs like a scan's
+(``calibration_sets``): for the whole-square readers, the squares of photographed plans (cut from the true grid;
+for the kind and turn readers, by the scanner; for the fairway scribble reader, its own training material,
+``scribbles.photo_squares``); for the digit network, the pieces cut from drawn squares. Weights use 7 of their 8
+bits (``reduce_range``), so that a CPU without the dot-product instructions for 8-bit integers (older x86), which sums pairs of products in 16 bits,
 cannot saturate them.
 
 Each twin's first layer, a 3 x 3 convolution of the one-channel image, is then run over the image's 2 x 2 blocks
@@ -74,7 +74,8 @@ def calibration_sets(folders: list[Path]) -> dict[Path, Callable[[], tuple[dict[
 
     return {square_par.MODEL: lambda: split(square_par.photographed_squares(folders, square_par.SIDE)[0]),
             square_edges.MODEL: lambda: split(square_par.photographed_squares(folders, square_edges.SIDE)[0]),
-            square_turn.MODEL: lambda: split(np.concatenate([x for x, _ in read_photos(folders, square_turn.photo_squares)])
+            square_turn.MODEL: lambda: split(np.concatenate([x for x, _ in read_photos(folders,
+                                                                                 square_turn.photo_squares)])
                                              .astype(np.float32)),
             square_kinds.MODEL: kinds,
             CNN_MODEL: lambda: (digit_inputs(DIGIT_SQUARES, 0), digit_inputs(DIGIT_SQUARES, 1)),

@@ -95,6 +95,7 @@ def photo_squares(photo: Path, seed: int = 0) -> tuple[np.ndarray, np.ndarray] |
     grid, upright, every square shares the cut's own slight lean (a border line a pixel bolder on one side, say),
     which turns with the square: a network learnt the way up from that and misread a third of a scan's squares."""
     from scanner.games.eighteen.parmarks import square_ink
+    from scanner.games.eighteen.square_edges import turned_set
     from scanner.games.eighteen.squares import scanned_truth
 
     known = scanned_truth(photo)
@@ -111,8 +112,8 @@ def photo_squares(photo: Path, seed: int = 0) -> tuple[np.ndarray, np.ndarray] |
     x = inputs([square_ink(known.loaded.image, geo.rectified.to_photo(geo.lattice.cell_quad(i // cols, i % cols)))
                 for i in chosen], SIDE)
     # as cut, a square is its upright drawing turned back by the scanner's frame's turns
-    return (np.concatenate([np.rot90(x, k, axes=(2, 3)) for k in range(4)]).astype(np.float16),
-            np.array([label(known.cells[i], k - known.turns) for k in range(4) for i in chosen]))
+    turned, labels = turned_set(x, [known.cells[i] for i in chosen], lambda cell, k: label(cell, k - known.turns))
+    return turned.astype(np.float16), labels
 
 
 if __name__ == "__main__":

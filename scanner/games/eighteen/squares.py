@@ -212,6 +212,7 @@ class ScannedTruth:
     truth: dict
     cut: Squares  # the scanner's own grid and squares
     turns: int  # quarter turns anticlockwise that make the scanner's rectified frame upright
+    where: list[tuple[int, int]]  # where each rectified square (row by row) lies on the upright plan
     cells: list[dict]  # the true board cell of each rectified square, row by row
 
 
@@ -242,7 +243,7 @@ def scanned_truth(photo: Path) -> ScannedTruth | None:
     if off > 0.12 or (len(cells), len(cells[0])) != ((cols, rows) if turns % 2 else (rows, cols)):
         return None
     where = [upright_index(r, c, rows, cols, turns) for r in range(rows) for c in range(cols)]
-    return ScannedTruth(loaded, truth, cut, turns, [cells[ur][uc] for ur, uc in where])
+    return ScannedTruth(loaded, truth, cut, turns, where, [cells[ur][uc] for ur, uc in where])
 
 
 def labelled_cuts(photo: Path, shifts: int = SHIFTS, seed: int = 0) -> tuple[list[np.ndarray], np.ndarray, float] | None:
@@ -253,7 +254,6 @@ def labelled_cuts(photo: Path, shifts: int = SHIFTS, seed: int = 0) -> tuple[lis
     it says were scribbled out whole are left out."""
     from scanner.cells import cut_cells, ink_map
     from scanner.games import eighteen
-    from scanner.games.eighteen.plan import upright_index
 
     known = scanned_truth(photo)
     if known is None:
@@ -265,8 +265,7 @@ def labelled_cuts(photo: Path, shifts: int = SHIFTS, seed: int = 0) -> tuple[lis
     # that dense strokes may be blank (another sheet's cross-hatched gorse read empty at 0.99); the scanner's
     # scribble reader (``scribbles``) reads those squares after the network (``eighteen.scribbled_out``)
     scribbled = known.truth.get("scribbled_out", [])
-    kept = np.array([list(upright_index(r, c, rows, cols, known.turns)) not in scribbled
-                     for r in range(rows) for c in range(cols)])
+    kept = np.array([list(upright) not in scribbled for upright in known.where])
     rng = np.random.default_rng([seed, *photo.name.encode()])
     cell_px = float(np.mean(np.diff(geo.lattice.points[:, :, 0], axis=1)))
     ink = ink_map(geo.rectified.image, paper_scale=int(2 * cell_px))
