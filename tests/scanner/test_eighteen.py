@@ -14,7 +14,7 @@ from rules import registry
 from rules.eighteen.neutral import from_neutral
 from scanner.errors import ScanError
 from scanner.games import eighteen, plugin
-from scanner.games.eighteen import square_kinds
+from scanner.games.eighteen import square_kinds, square_turn
 from scanner.games.eighteen.classify import read_square
 from scanner.games.eighteen.evaluate import compare
 from scanner.games.eighteen.features import measure, measure_all
@@ -580,8 +580,10 @@ def test_tee_greens_unsure_of_the_way_up_leave_it_to_their_digit_pieces(monkeypa
     monkeypatch.setattr(eighteen.planmod, "orientation_and_digits", lambda *a: asked.append(1) or pieces_at_four_turns(*a))
     settled = eighteen.read_plan(image)
     assert settled.orientation.confidence >= eighteen.planmod.EARLY_SURE and not asked
-    # the whole-square turn reader, blind: every turn alike for every tee/green
-    monkeypatch.setattr(eighteen, "read_turns", lambda inks: np.full((len(inks), 5), 0.2))
+    # the whole-square turn reader, blind: every turn alike for every tee/green; and no trees (this plan's seven
+    # upright ones settle its way up alone, beside four blind tee/greens, at 0.994)
+    monkeypatch.setattr(square_turn, "read_turns", lambda inks: np.full((len(inks), 5), 0.2))
+    monkeypatch.setattr(eighteen, "_tree_votes", lambda trees, patches: np.zeros(4))
     fallen_back = eighteen.read_plan(image)
     assert asked and fallen_back.orientation.turns == settled.orientation.turns
     assert fallen_back.orientation.confidence >= 0.9  # its digits settle it too

@@ -19,8 +19,11 @@ from scanner.games.eighteen.square_turn import (
     HELD_OUT_SEED,
     MODEL,
     SIDE,
+    SQUARES_FIRST,
+    SQUARES_READ,
     label,
     photo_squares,
+    plan_turn,
     read_turns,
 )
 
@@ -88,6 +91,28 @@ def test_a_square_read_at_four_turns_needs_the_turn_its_readings_agree_on(monkey
     square[5, 5] = 1.0
     for turns in range(4):  # the square cut from a photo turned ``turns`` quarter turns clockwise of upright
         assert read_turns([np.rot90(square, -turns)])[0].argmax() == turns
+
+
+def test_a_plan_reads_more_tee_greens_only_when_the_first_leave_its_way_up_unsure(monkeypatch):
+    # a stand-in that reads a square of ones as needing one turn, a square of zeros as needing none, both surely; two
+    # upright trees vote for one turn too (four squares alone reach 0.976 at most, ``plan.FLOOR``)
+    read = []
+
+    def stand_in(inks):
+        read.append(len(inks))
+        return np.array([[0.97, 0.01, 0.01, 0.01, 0.0] if ink.max() == 0 else [0.01, 0.97, 0.01, 0.01, 0.0]
+                         for ink in inks])
+
+    monkeypatch.setattr(square_turn, "read_turns", stand_in)
+    one, none, trees = np.ones((4, 4), np.float32), np.zeros((4, 4), np.float32), np.array([0.0, 4.0, 0.0, 0.0])
+    orient = plan_turn([one] * 12, trees)
+    assert (orient.turns, read) == (1, [SQUARES_FIRST]) and orient.confidence >= EARLY_SURE
+    # the first four split two against two: the next six read too, and the ten settle it together
+    read.clear()
+    orient = plan_turn([one, none] * 2 + [one] * 8, trees)
+    assert (orient.turns, read) == (1, [SQUARES_FIRST, SQUARES_READ - SQUARES_FIRST]) and orient.confidence >= EARLY_SURE
+    read.clear()
+    assert plan_turn([one, none] * 2, trees).confidence < EARLY_SURE and read == [SQUARES_FIRST]  # none left to read
 
 
 def test_the_squares_of_photos_it_never_saw_read_their_turn_as_cut_by_the_scanner():

@@ -43,7 +43,7 @@ from scanner.games.eighteen.scribbles import HAND_DRAWN, scribbled_probability
 from scanner.games.eighteen.scribbles import SIDE as SCRIBBLE_SIDE
 from scanner.games.eighteen.square_edges import read_edges
 from scanner.games.eighteen.square_par import read_squares
-from scanner.games.eighteen.square_turn import SQUARES_READ, read_turns
+from scanner.games.eighteen.square_turn import plan_turn
 from scanner.games.eighteen.squares import kind_probabilities
 from scanner.grid import DRAWING_RHYTHM, Lattice, drawing_rhythm, find_lattice
 from scanner.histogram import uint8_percentile
@@ -892,7 +892,7 @@ def read_plan(image: np.ndarray, cut_every_square: bool = False) -> PlanReading:
     # the whole squares' par digits settle which way is up when they agree surely (``square_turn``); when they do
     # not, the first squares' digit pieces, read at all four turns
     up_votes = _tree_votes(trees, patches)
-    orient, probs = planmod.weighed_turns(read_turns(list(inks.values())[:SQUARES_READ])[:, :4], up_votes), {}
+    orient, probs = plan_turn(list(inks.values()), up_votes), {}
     if orient.confidence < planmod.EARLY_SURE:
         orient, probs = planmod.orientation_and_digits(list(inks), pieces, up_votes)
     turns = orient.turns
