@@ -55,6 +55,7 @@ from scanner.games.eighteen.digits import (
 )
 
 EPOCHS, BATCH, PEAK_RATE = 8, 256, 3e-3
+TAUGHT_SHARE, TAUGHT_TEMPERATURE = 0.7, 2.0  # a taught network's loss: its share, and the softening of both readings
 DIGIT_LIKE = 0.5  # a piece the scan reads as a par digit at least this surely counts as one (``photo_candidates``)
 OTHERS_KEPT = 0.3  # share of a photo's pieces that are no digit trained on (a square gives many)
 
@@ -86,15 +87,20 @@ def network():
 
 
 def fit(net, inputs: tuple[np.ndarray, ...], labels: np.ndarray, epochs: int, batch: int, shift: int = 0,
-        seed: int = 0, peak_rate: float = PEAK_RATE):
+        seed: int = 0, peak_rate: float = PEAK_RATE, taught: np.ndarray | None = None):
     """``net`` fitted to ``inputs`` (arrays it takes in this order) and ``labels`` (cross-entropy, Adam,
     one-cycle rate peaking at ``peak_rate``), in eval mode. ``shift``: each batch's images (the first input)
-    moved by up to this many pixels, the same random way for the whole batch."""
+    moved by up to this many pixels, the same random way for the whole batch. ``taught``: another network's
+    log-odds for the same inputs, which ``net`` learns to match besides the labels (``TAUGHT_SHARE`` of the loss,
+    both softened by ``TAUGHT_TEMPERATURE``): a narrower network learns more from a wider one's leanings than
+    from the labels alone."""
     import torch
 
     torch.manual_seed(seed)
     torch.set_flush_denormal(True)  # tiny weights late in training otherwise slow every step several times
     tensors, y = [torch.tensor(a) for a in inputs], torch.tensor(labels)
+    if taught is not None:
+        teacher = torch.log_softmax(torch.tensor(taught, dtype=torch.float32) / TAUGHT_TEMPERATURE, dim=1)
     steps = -(-len(y) // batch)
     opt = torch.optim.Adam(net.parameters(), 1e-3, weight_decay=1e-5)
     schedule = torch.optim.lr_scheduler.OneCycleLR(opt, peak_rate, total_steps=epochs * steps)
@@ -107,7 +113,13 @@ def fit(net, inputs: tuple[np.ndarray, ...], labels: np.ndarray, epochs: int, ba
             if shift:
                 dy, dx = (int(v) for v in torch.randint(-shift, shift + 1, (2,)))
                 xs[0] = torch.roll(xs[0], (dy, dx), (2, 3))
-            loss = torch.nn.functional.cross_entropy(net(*xs), y[chosen])
+            logits = net(*xs)
+            loss = torch.nn.functional.cross_entropy(logits, y[chosen])
+            if taught is not None:
+                # the softened match scaled by the temperature squared, as its gradients shrink by that much
+                matched = torch.nn.functional.kl_div(torch.log_softmax(logits / TAUGHT_TEMPERATURE, dim=1), teacher[chosen],
+                                                     reduction="batchmean", log_target=True)
+                loss = (1 - TAUGHT_SHARE) * loss + TAUGHT_SHARE * TAUGHT_TEMPERATURE**2 * matched
             opt.zero_grad()
             loss.backward()
             opt.step()

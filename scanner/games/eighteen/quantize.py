@@ -4,8 +4,9 @@ The trained networks (``digits_cnn.onnx``, ``square_par.onnx``, ``square_edges.o
 ``square_kinds.onnx``, ``scribbles_fairway.onnx``) keep 32-bit weights: they are what training starts from and
 writes. A scan runs each one's twin (``digits.eight_bit``), its weights and activations stored as 8-bit integers,
 one scale per output channel for the weights: ONNX Runtime reads those with integer arithmetic (a batch of 32
-squares in 13 ms instead of 36 for the par reader, 4 instead of 6 for the edge reader, 2.2 instead of 3.6 for the
-kind reader, 0.5 instead of 0.8 for 32 digit pieces). The activations' ranges are set from inputs like a scan's
+squares in 13 ms instead of 36 for the par reader when it was wider, 4 instead of 6 for the edge reader, 2.2 instead
+of 3.6 for the kind reader, 0.5 instead of 0.8 for 32 digit pieces; the narrowed par reader, 20 ms instead of 25 for
+20 squares). The activations' ranges are set from inputs like a scan's
 (``calibration_sets``): for the whole-square readers, the squares of photographed plans (cut from the true grid;
 for the kind and turn readers, by the scanner; for the fairway scribble reader, its own training material,
 ``scribbles.photo_squares``); for the digit network, the pieces cut from drawn squares. Weights use 7 of their 8
@@ -20,7 +21,7 @@ time. The twin's readings stay the same to the bit; the five networks read a pla
 Run ``python -m scanner.games.eighteen.quantize [--only NETWORK] FOLDER...`` after training any of them (needs
 ``pip install -e .[train]`` for the ONNX package); it prints, for each network, how often the twin reads an
 input as the trained network does (the whole-square readers: on the squares not used to set it, of the later
-photos; the par reader 0.9998 on seeds 22402 and 22502, the edge reader 1.000 on seed 15352, the kind reader 1.000
+photos; the par reader 0.9992 on seed 22902, the edge reader 1.000 on seed 15352, the kind reader 1.000
 on seed 18502, the fairway scribble reader 1.000 on seed 19902, the digit network 0.9965 on drawn pieces), and the
 time each takes for a batch."""
 
