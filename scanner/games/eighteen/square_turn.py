@@ -6,7 +6,7 @@ each of the four turns, which costs the cut and four readings a square. This rea
 as ``square_edges`` does (``square_par.inputs`` at 64 pixels a side, in the rectified frame as cut) and says how
 many quarter turns anticlockwise make its par digit upright, or that it holds no par digit: the convolutions of
 ``square_par.network``, narrower, with the strongest response anywhere in the square (a digit may be anywhere).
-Its readings of a plan's tee/greens settle the orientation (``plan.weighed_turns``) when they agree surely;
+Its readings of a plan's tee/greens settle the orientation (``plan_turn``) when they agree surely;
 otherwise the digit reader settles it as before.
 
 Trained from the start on the tee/green squares and four fairways of each photographed plan in the folders
