@@ -60,6 +60,7 @@ two cores): half the time (a plan's batch 34 -> 18 ms), and on the squares of se
 right against the wide one's 0.9839 (they agree on 0.992). That seed's final pars were wrong 47 -> 46 times of
 3,810, its plans exactly right 86.5% either way; the other hand's six plans 1 -> 0 of 132, the 60 hard photos 46 ->
 51 on the 12 that changed. A narrow network trained from the start over the same squares (7 passes) read only 0.937.
+Held-out drawn squares: 0.957 (the wide one, 0.960).
 
 Example:
     >>> import numpy as np, cv2
