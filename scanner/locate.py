@@ -232,6 +232,18 @@ def restore_corners(polygon: np.ndarray) -> np.ndarray | None:
     return order_corners(corners) if len(corners) == 4 else None
 
 
+def corners_apart(quad: np.ndarray, other: np.ndarray) -> float:
+    """How far apart two quadrilaterals' corners lie: the farthest of each corner from its match, the corners matched
+    in the order that brings them closest (a grid seen turned by half a right angle has two corners about as near
+    the top left, and ``order_corners`` may start two outlines of it at either).
+
+    >>> square = np.float32([[0, 0], [10, 0], [10, 10], [0, 10]])
+    >>> corners_apart(square, np.roll(square, 1, axis=0)), corners_apart(square, square + 1)
+    (0.0, 1.0)
+    """
+    return float(min(np.abs(np.roll(quad, k, axis=0) - other).max() for k in range(4)))
+
+
 def side_skew(quad: np.ndarray) -> float:
     """How unlike in length a quadrilateral's opposite sides are: the sum of their log ratios (0 for any
     parallelogram; a grid seen in perspective stays near it).
@@ -369,7 +381,7 @@ def find_grid_quad(image: np.ndarray, side: int = WORK_SIDE, inside: bool = Fals
     best = _grid_web(large)
     guesses: list[np.ndarray] = []
     for quad in (best.cornered_quad(points) for points in (best.rim(), best.lattice_rim())):
-        if quad is not None and all(np.abs(quad - seen).max() > SIDE_REACH for seen in [best.quad, *guesses]):
+        if quad is not None and all(corners_apart(quad, seen) > SIDE_REACH for seen in [best.quad, *guesses]):
             guesses.append(quad)
     return GridQuad((best.quad + 0.5) / scale - 0.5, best.pixels, best.area / strength.size, best.edge,
                     tuple((quad + 0.5) / scale - 0.5 for quad in guesses))
