@@ -10,8 +10,8 @@ of 3.6 for the kind reader, 0.5 instead of 0.8 for 32 digit pieces; the narrowed
 (``calibration_sets``): for the whole-square readers, the squares of photographed plans (cut from the true grid;
 for the kind and turn readers, by the scanner; for the fairway scribble reader, its own training material,
 ``scribbles.photo_squares``); for the digit network, the pieces cut from drawn squares. Weights use 7 of their 8
-bits (``reduce_range``), so that a CPU without the dot-product instructions for 8-bit integers (older x86), which sums pairs of products in 16 bits,
-cannot saturate them.
+bits (``reduce_range``), so that a CPU without the dot-product instructions for 8-bit integers (older x86), which
+sums pairs of products in 16 bits, cannot saturate them.
 
 Each twin's first layer, a 3 x 3 convolution of the one-channel image, is then run over the image's 2 x 2 blocks
 (``blocked_first_layer``): ONNX Runtime's 8-bit convolution is slow on one input channel (the par reader's first

@@ -184,6 +184,22 @@ FAIRWAYS = 4  # fairway squares of each photo taken too, as "no par digit"
 TUNE_EPOCHS, TUNE_RATE = 2, 5e-4  # passes over the photos' squares, and the peak training rate
 
 
+def chosen_squares(cells: list[dict], photo: Path, seed: int = 0) -> list[int]:
+    """Which of a photographed plan's squares (``cells``, its board cells in any fixed order) its training material
+    takes, as indices: every tee/green, then ``FAIRWAYS`` of its fairways (random stream (seed, photo's name)); none
+    when it has no tee/green.
+
+    >>> chosen_squares([{"k": "fairway"}, {"k": "teegreen"}, {"k": "empty"}], Path("a.jpg"))
+    [1, 0]
+    """
+    teegreens = [i for i, cell in enumerate(cells) if cell["k"] == "teegreen"]
+    if not teegreens:
+        return []
+    fairways = [i for i, cell in enumerate(cells) if cell["k"] == "fairway"]
+    picked = np.random.default_rng([seed, *photo.name.encode()]).permutation(len(fairways))[:FAIRWAYS]
+    return teegreens + [fairways[i] for i in picked]
+
+
 def photo_squares(photo: Path, side: int = SIDE, seed: int = 0) -> tuple[np.ndarray, list[dict]] | None:
     """Inputs (``inputs`` at ``side``, float16) and board cells of one synthetic ``photo``'s tee/green squares
     and ``FAIRWAYS`` of its fairways (random stream (seed, photo's name)), each cut upright from the true grid
@@ -198,12 +214,9 @@ def photo_squares(photo: Path, side: int = SIDE, seed: int = 0) -> tuple[np.ndar
     loaded, truth, grid = known
     cells = truth["board"]["cells"]
     where = [(r, c) for r, row in enumerate(cells) for c in range(len(row))]
-    teegreens = [(r, c) for r, c in where if cells[r][c]["k"] == "teegreen"]
-    if not teegreens:
+    chosen = [where[i] for i in chosen_squares([cells[r][c] for r, c in where], photo, seed)]
+    if not chosen:
         return None
-    fairways = [(r, c) for r, c in where if cells[r][c]["k"] == "fairway"]
-    picked = np.random.default_rng([seed, *photo.name.encode()]).permutation(len(fairways))[:FAIRWAYS]
-    chosen = teegreens + [fairways[i] for i in picked]
     quads = [np.float32([grid[r, c], grid[r, c + 1], grid[r + 1, c + 1], grid[r + 1, c]]) for r, c in chosen]
     return (inputs([square_ink(loaded.image, quad) for quad in quads], side).astype(np.float16),
             [cells[r][c] for r, c in chosen])

@@ -44,7 +44,7 @@ import numpy as np
 
 from scanner.games.eighteen.digits import eight_bit, run_net
 from scanner.games.eighteen.plan import EARLY_SURE, Orientation, weighed_turns
-from scanner.games.eighteen.square_par import inputs
+from scanner.games.eighteen.square_par import chosen_squares, inputs
 
 MODEL = Path(__file__).with_name("square_turn.onnx")
 CLASSES = (0, 1, 2, 3, None)  # quarter turns anticlockwise that make the par digit upright; None: no par digit
@@ -99,12 +99,9 @@ def label(cell: dict, turns: int = 0) -> int:
     return -turns % 4
 
 
-FAIRWAYS = 4  # fairway squares of each photo taken too, as "no par digit"
-
-
 def photo_squares(photo: Path, seed: int = 0) -> tuple[np.ndarray, np.ndarray] | None:
-    """Inputs (float16) and labels of one synthetic ``photo``'s tee/green squares and ``FAIRWAYS`` of its fairways
-    (random stream (seed, photo's name)), each at all four turns; None when the scanner does not find the grid
+    """Inputs (float16) and labels of one synthetic ``photo``'s tee/green squares and some of its fairways
+    (``square_par.chosen_squares``), each at all four turns; None when the scanner does not find the grid
     where the truth puts it (``squares.scanned_truth``) or the plan has no tee/green. Each square is cut as a scan
     cuts it: from the scanner's own grid, in its rectified frame, however the photo was turned. Cut from the true
     grid, upright, every square shares the cut's own slight lean (a border line a pixel bolder on one side, say),
@@ -116,13 +113,10 @@ def photo_squares(photo: Path, seed: int = 0) -> tuple[np.ndarray, np.ndarray] |
     known = scanned_truth(photo)
     if known is None:
         return None
-    geo = known.cut.geometry
-    teegreens = [i for i, cell in enumerate(known.cells) if cell["k"] == "teegreen"]
-    if not teegreens:
+    chosen = chosen_squares(known.cells, photo, seed)
+    if not chosen:
         return None
-    fairways = [i for i, cell in enumerate(known.cells) if cell["k"] == "fairway"]
-    picked = np.random.default_rng([seed, *photo.name.encode()]).permutation(len(fairways))[:FAIRWAYS]
-    chosen = teegreens + [fairways[i] for i in picked]
+    geo = known.cut.geometry
     cols = geo.lattice.cols
     x = inputs([square_ink(known.loaded.image, geo.rectified.to_photo(geo.lattice.cell_quad(i // cols, i % cols)))
                 for i in chosen], SIDE)
