@@ -75,6 +75,8 @@ class Lattice:
 
     points: np.ndarray  # (rows + 1, cols + 1, 2) float64
     line_support: float  # share of line segments confirmed by local evidence, 0..1
+    # which segments were confirmed: of each row line, its cols segments; of each column line, its rows segments
+    confirmed: tuple[np.ndarray, np.ndarray] | None = None
 
     @property
     def rows(self) -> int:
@@ -364,6 +366,59 @@ def _rhythm(profile: np.ndarray, first: float, last: float, count: int) -> float
     return float((middles.mean() - lines.mean()) / (float(profile[int(first):int(last)].mean()) + 1e-9))
 
 
+BARE_CROSSING = 0.2  # most share of outer rows' crossing line segments confirmed for them to be no rows of the
+# grid, when their outer lines are confirmed on less than ``BARE_RIM`` of their segments too: an outline pulled out
+# over a sheet's title box, two rows below the grid (a phone plan: 0.00 and 0.40 for the last row). Squares blacked
+# out along the grid's edge hide its crossing lines, not its outer line (a column at 0.11 and 1.0) ...
+BARE_RIM = 0.5
+DARK_ROW = 0.5  # ... and each of them no more than this share dark (``DARK_LEVEL``): a row blacked out over its
+# lines hides them all, and is still a row of the grid
+DARK_LEVEL = 0.5  # share of the paper's grey level under which a pixel is dark
+
+
+def confirmed_span(image: np.ndarray, lattice: Lattice) -> tuple[slice, slice]:
+    """The rows and the columns of squares of ``lattice`` in ``image`` that stay when the most outer rows and
+    columns whose lines are not there (neither their crossing lines nor their outer lines: ``BARE_CROSSING``,
+    ``BARE_RIM``) on paper (``DARK_ROW``) are cut off, at least two of each; all of them for a lattice that does
+    not say which segments it confirmed.
+
+    >>> points = np.stack(np.meshgrid(np.arange(0.0, 50, 10), np.arange(0.0, 40, 10)), axis=-1)
+    >>> rows, cols = np.ones((4, 4), bool), np.ones((5, 3), bool)
+    >>> rows[-1] = cols[1:-1, -1] = False  # the bottom row shows no crossing lines, nor its outer line
+    >>> paper = np.full((40, 50), 230, np.uint8)
+    >>> confirmed_span(paper, Lattice(points, 0.8, (rows, cols)))
+    (slice(0, 2, None), slice(0, 4, None))
+    >>> confirmed_span(np.where(np.arange(40)[:, None] > 20, 30, paper), Lattice(points, 0.8, (rows, cols)))
+    (slice(0, 3, None), slice(0, 4, None))
+    """
+    if lattice.confirmed is None:
+        return slice(0, lattice.rows), slice(0, lattice.cols)
+    horizontal, vertical = lattice.confirmed
+    grey = darkest_channel(image)
+    p = lattice.points
+    top, bottom = (int(np.clip(v, 0, grey.shape[0])) for v in (p[0, :, 1].mean(), p[-1, :, 1].mean()))
+    left, right = (int(np.clip(v, 0, grey.shape[1])) for v in (p[:, 0, 0].mean(), p[:, -1, 0].mean()))
+    inside = grey[top:bottom, left:right]
+    dark = inside < DARK_LEVEL * uint8_percentile(inside, 75)
+    row_dark = [dark[int(a) - top:int(b) - top].mean() for a, b in itertools.pairwise(p[:, :, 1].mean(axis=1))]
+    col_dark = [dark[:, int(a) - left:int(b) - left].mean() for a, b in itertools.pairwise(p[:, :, 0].mean(axis=0))]
+
+    def span(crossing: np.ndarray, lines: np.ndarray, dark: list[float]) -> slice:
+        """``crossing``: each band's interior crossing segments confirmed (bands x lines); ``lines``: each line's
+        own segments (bands + 1 lines); ``dark``: each band's dark share."""
+        n = len(crossing)
+
+        def bare(bands: slice, outer: slice) -> bool:
+            return (crossing[bands].mean() < BARE_CROSSING and lines[outer].mean() < BARE_RIM
+                    and max(dark[bands]) <= DARK_ROW)
+
+        first = max((k for k in range(1, n - 1) if bare(slice(0, k), slice(0, k))), default=0)
+        cut = max((k for k in range(1, n - 1 - first) if bare(slice(n - k, n), slice(n + 1 - k, n + 1))), default=0)
+        return slice(first, n - cut)
+
+    return span(vertical[1:-1].T, horizontal, row_dark), span(horizontal[1:-1].T, vertical, col_dark)
+
+
 def drawing_rhythm(image: np.ndarray, lattice: Lattice) -> float:
     """How well the squares of ``lattice`` fit the drawing in ``image``: ``_rhythm_axis``'s score of its row and
     column counts, the mean of the two: about 0 on a blank plan, and on a drawn one highest for the true count
@@ -487,10 +542,10 @@ def _refine(strength: np.ndarray, lines: np.ndarray, cross: np.ndarray, window: 
     ``cross`` are the perpendicular line positions (segment bounds). Each segment's line is looked for within
     ``window`` of where the line is expected: its even position, moved by ``drift`` (``_drift``) if given.
     A line found on fewer than ``LINE_SEEN`` of its segments stays where it is expected. Returns coefficients
-    per line (highest power first), the share of segments that had a clear local line, and the peaks found
-    (x, y rows) per line.
+    per line (highest power first), whether each of its segments had a clear local line (lines x segments),
+    and the peaks found (x, y rows) per line.
     """
-    coefs, peaks, found, total = [], [], 0, 0
+    coefs, peaks, confirmed = [], [], np.zeros((len(lines), len(cross) - 1), bool)
     h, w = strength.shape[:2]
     # each row's count of line pixels left of each column: a segment's count is a difference of two
     counts = np.zeros((h, w + 1), np.int32)
@@ -501,13 +556,12 @@ def _refine(strength: np.ndarray, lines: np.ndarray, cross: np.ndarray, window: 
     columns = [slice(int(a), int(b) + 1).indices(w)[:2] for a, b in zip(cross[:-1], cross[1:], strict=False)]
     starts, stops = (np.array(v) for v in zip(*columns, strict=True))
     stops = np.maximum(stops, starts)  # no columns (an outline beyond the image): shares unknown, as a mean of none
-    for y0 in lines:
+    for i, y0 in enumerate(lines):
         expected = np.array([0.0, 0.0, y0]) + (drift.along_line(y0) if drift is not None else 0.0)
         xs, ys, ws = [], [], []
         # Share of each segment that is line: a printed line runs all along it, a pen stroke seldom does.
         shares, tops = _segment_shares(counts, np.polyval(expected, middles).tolist(), window, starts, stops)
-        total += len(middles)
-        for middle, share, top in zip(middles.tolist(), shares, tops, strict=True):
+        for j, (middle, share, top) in enumerate(zip(middles.tolist(), shares, tops, strict=True)):
             if len(share) < 3:  # expected off the image (an outline that cut a corner badly)
                 continue
             k = int(np.argmax(share))
@@ -516,11 +570,11 @@ def _refine(strength: np.ndarray, lines: np.ndarray, cross: np.ndarray, window: 
             xs.append(middle)
             ys.append(top + subpixel_peak(share, k))
             ws.append(float(share[k]))
-            found += 1
+            confirmed[i, j] = True
         peaks.append(np.array([xs, ys]).reshape(2, -1).T)
         seen = len(xs) >= LINE_SEEN * (len(cross) - 1)
         coefs.append(_robust_fit(np.array(xs), np.array(ys), np.array(ws), expected, span, window) if seen else expected)
-    return np.array(coefs), found / max(total, 1), peaks
+    return np.array(coefs), confirmed, peaks
 
 
 def _segment_shares(counts: np.ndarray, centres: list[float], window: float, starts: np.ndarray,
@@ -597,10 +651,11 @@ def _drift(lines: np.ndarray, cross: np.ndarray, peaks: list[np.ndarray]) -> _Dr
     return replace(drift, coef=coef) if np.mean(resid <= DRIFT_CLOSE) >= DRIFT_FIT else None
 
 
-def _refine_drifting(strength: np.ndarray, lines: np.ndarray, cross: np.ndarray, window: float) -> tuple[np.ndarray, float]:
-    """``_refine``'s lines and share of segments confirmed; where the lines it found drift (``_drift``) a good
+def _refine_drifting(strength: np.ndarray, lines: np.ndarray, cross: np.ndarray, window: float
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """``_refine``'s lines and segments confirmed; where the lines it found drift (``_drift``) a good
     share of the window (``DRIFT_LOOK``) off their even positions somewhere, each line is looked for again
-    around its drift, and that fit is kept when it confirms as many segments or more. The share returned is
+    around its drift, and that fit is kept when it confirms as many segments or more. The segments returned are
     the first look's: lines that drift say the outline is off, and a better one may yet be found (a plan
     whose outline cut a corner was counted 9 x 10 at 0.69, and followed, seemed confirmed at 0.74)."""
     fit, found, peaks = _refine(strength, lines, cross, window)
@@ -608,7 +663,7 @@ def _refine_drifting(strength: np.ndarray, lines: np.ndarray, cross: np.ndarray,
     if drift is None or np.abs(drift.at(*np.meshgrid(lines, cross))).max() < DRIFT_LOOK * window:
         return fit, found
     again, found_again, _ = _refine(strength, lines, cross, window, drift)
-    return (again if found_again >= found else fit), found
+    return (again if found_again.sum() >= found.sum() else fit), found
 
 
 def _robust_fit(xs: np.ndarray, ys: np.ndarray, ws: np.ndarray, fallback: np.ndarray,
@@ -680,7 +735,7 @@ def find_lattice(image: np.ndarray, outline: tuple[float, float, float, float] |
     for _ in range(3):
         y = quadratic(row_fit[:, None, :], x)
         x = quadratic(col_fit[None, :, :], y)
-    return Lattice(np.stack([x, y], axis=-1), 0.5 * (row_found + col_found))
+    return Lattice(np.stack([x, y], axis=-1), 0.5 * float(row_found.mean() + col_found.mean()), (row_found, col_found))
 
 
 def quadratic(coefs: np.ndarray, x: np.ndarray) -> np.ndarray:

@@ -45,7 +45,7 @@ from scanner.games.eighteen.square_edges import read_edges
 from scanner.games.eighteen.square_par import read_squares
 from scanner.games.eighteen.square_turn import plan_turn
 from scanner.games.eighteen.squares import kind_probabilities
-from scanner.grid import DRAWING_RHYTHM, Lattice, drawing_rhythm, find_lattice
+from scanner.grid import DRAWING_RHYTHM, Lattice, confirmed_span, drawing_rhythm, find_lattice
 from scanner.histogram import uint8_percentile
 from scanner.locate import (
     PAPER_SATURATION,
@@ -183,7 +183,32 @@ class Geometry:
 
 @same_image
 def find_geometry(image: np.ndarray) -> Geometry:
-    """Grid quadrilateral -> rectified grid -> lattice, found once for a photo's likelihood and its scan.
+    """Grid quadrilateral -> rectified grid -> lattice (``_found_geometry``), found once for a photo's likelihood
+    and its scan; looked for again within its squares whose lines are there (``_rim_trimmed``)."""
+    return _rim_trimmed(image, _found_geometry(image))
+
+
+def _rim_trimmed(image: np.ndarray, geo: Geometry) -> Geometry:
+    """``geo``, or the geometry looked for again within the outer line of its squares that show their lines
+    (``confirmed_span``) when that cuts outer rows or columns off, if its lattice is the better confirmed: a
+    stroke reaching the sheet's title box pulled a plan's outline out over it, and the title box's lines bore
+    out a 12 x 10 lattice at 0.82 for a 10 x 10 plan (cut, 10 x 10 at 0.97). Only a well confirmed lattice
+    (``GRID_SURE``) is cut: lines poorly confirmed all over say nothing of where the grid ends (plans at 0.25-0.35
+    were cut down to 2 x 2). Of 1,866 plans (phone seeds 22902-24202, hard photos, another hand's), that plan's is
+    the one lattice cut."""
+    if geo.lattice.line_support < GRID_SURE:
+        return geo
+    rows, cols = confirmed_span(geo.rectified.image, geo.lattice)
+    if (rows.stop - rows.start, cols.stop - cols.start) == (geo.lattice.rows, geo.lattice.cols):
+        return geo
+    kept = Lattice(geo.lattice.points[rows.start:rows.stop + 1, cols.start:cols.stop + 1], geo.lattice.line_support)
+    corners = np.float32(geo.rectified.to_photo(kept.corners()))
+    # only the corners of a located grid are rectified (``_geometry``)
+    return _better_confirmed(geo, lambda: GridQuad(corners, line_pixels=0, area_fraction=0.0), image)
+
+
+def _found_geometry(image: np.ndarray) -> Geometry:
+    """Grid quadrilateral -> rectified grid -> lattice.
     A photo where no grid is found is looked at again at twice the detail (a small plan shaded heavily: its
     shading merged with the lines into one web enclosing 29 cells, with 0.39 of paper per pixel of ink; at twice
     the detail, 350 cells and 4.6), down to a smaller grid (``SMALL_AREA_FRACTION``: a sheet seen 35 degrees
