@@ -27,6 +27,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import cache
 
 import cv2
 import numpy as np
@@ -394,29 +395,33 @@ def confirmed_span(image: np.ndarray, lattice: Lattice) -> tuple[slice, slice]:
     if lattice.confirmed is None:
         return slice(0, lattice.rows), slice(0, lattice.cols)
     horizontal, vertical = lattice.confirmed
-    grey = darkest_channel(image)
     p = lattice.points
-    top, bottom = (int(np.clip(v, 0, grey.shape[0])) for v in (p[0, :, 1].mean(), p[-1, :, 1].mean()))
-    left, right = (int(np.clip(v, 0, grey.shape[1])) for v in (p[:, 0, 0].mean(), p[:, -1, 0].mean()))
-    inside = grey[top:bottom, left:right]
-    dark = inside < DARK_LEVEL * uint8_percentile(inside, 75)
-    row_dark = [dark[int(a) - top:int(b) - top].mean() for a, b in itertools.pairwise(p[:, :, 1].mean(axis=1))]
-    col_dark = [dark[:, int(a) - left:int(b) - left].mean() for a, b in itertools.pairwise(p[:, :, 0].mean(axis=0))]
 
-    def span(crossing: np.ndarray, lines: np.ndarray, dark: list[float]) -> slice:
+    @cache
+    def dark_shares() -> tuple[list[float], list[float]]:  # each row's and each column's, looked at only for
+        # bands whose lines are not there
+        grey = darkest_channel(image)
+        top, bottom = (int(np.clip(v, 0, grey.shape[0])) for v in (p[0, :, 1].mean(), p[-1, :, 1].mean()))
+        left, right = (int(np.clip(v, 0, grey.shape[1])) for v in (p[:, 0, 0].mean(), p[:, -1, 0].mean()))
+        inside = grey[top:bottom, left:right]
+        dark = inside < DARK_LEVEL * uint8_percentile(inside, 75)
+        return ([dark[int(a) - top:int(b) - top].mean() for a, b in itertools.pairwise(p[:, :, 1].mean(axis=1))],
+                [dark[:, int(a) - left:int(b) - left].mean() for a, b in itertools.pairwise(p[:, :, 0].mean(axis=0))])
+
+    def span(crossing: np.ndarray, lines: np.ndarray, axis: int) -> slice:
         """``crossing``: each band's interior crossing segments confirmed (bands x lines); ``lines``: each line's
-        own segments (bands + 1 lines); ``dark``: each band's dark share."""
+        own segments (bands + 1 lines); ``axis``: 0 for rows, 1 for columns."""
         n = len(crossing)
 
         def bare(bands: slice, outer: slice) -> bool:
             return (crossing[bands].mean() < BARE_CROSSING and lines[outer].mean() < BARE_RIM
-                    and max(dark[bands]) <= DARK_ROW)
+                    and max(dark_shares()[axis][bands]) <= DARK_ROW)
 
         first = max((k for k in range(1, n - 1) if bare(slice(0, k), slice(0, k))), default=0)
         cut = max((k for k in range(1, n - 1 - first) if bare(slice(n - k, n), slice(n + 1 - k, n + 1))), default=0)
         return slice(first, n - cut)
 
-    return span(vertical[1:-1].T, horizontal, row_dark), span(horizontal[1:-1].T, vertical, col_dark)
+    return span(vertical[1:-1].T, horizontal, 0), span(horizontal[1:-1].T, vertical, 1)
 
 
 def drawing_rhythm(image: np.ndarray, lattice: Lattice) -> float:
