@@ -720,11 +720,13 @@ def _robust_fit(xs: np.ndarray, ys: np.ndarray, ws: np.ndarray, fallback: np.nda
 
 
 def find_lattice(image: np.ndarray, outline: tuple[float, float, float, float] | None = None,
-                 aspect: float | None = None) -> Lattice:
+                 aspect: float | None = None, drawn_on: Callable[[], bool] | None = None) -> Lattice:
     """Rows, columns and every line crossing of the grid in a rectified image (colour or grey).
 
     ``outline`` (left, top, right, bottom) is where the outer grid lines are expected, if known;
-    ``aspect`` the expected rows / cols (the grid's height / width in the photo: squares are square).
+    ``aspect`` the expected rows / cols (the grid's height / width in the photo: squares are square);
+    ``drawn_on``, whether the grid is a sheet players draw on (asked only where the drawing's count may overrule
+    the lines' for lying on the drawing: cards' pictures keep to no squares' middles).
     """
     h, w = image.shape[:2]
     x0, y0, x1, y1 = (0, 0, w, h) if outline is None else (int(v) for v in outline)
@@ -755,8 +757,9 @@ def find_lattice(image: np.ndarray, outline: tuple[float, float, float, float] |
         # fairways' long strokes; the right count can lie on a heavy drawing too, a hard photo's 9 x 8 at -0.16,
         # whose drawing's rhythm counted 2 x 2)
         if drawn is not None and (max(tops) < FAINT_PRINT or _agrees_on_an_axis(drawn, row_axis, col_axis)
-                                  or (drawn[0] * drawn[1] > rows * cols
-                                      and _against_drawing(image, inside, row_axis, col_axis, (rows, cols)))):
+                                  or (drawn[0] * drawn[1] > rows * cols and drawn_on is not None
+                                      and _against_drawing(image, inside, row_axis, col_axis, (rows, cols))
+                                      and drawn_on())):
             rows, cols = _halved_by_lines(drawn, row_axis, col_axis)
     row_lines, col_lines = row_axis.lines(rows), col_axis.lines(cols)
     # Rectification leaves lines within a small share of a square of their even positions.

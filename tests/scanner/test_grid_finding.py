@@ -732,11 +732,18 @@ def test_a_washed_out_plan_with_one_axis_clear_is_counted_from_its_drawing_where
 def test_a_plan_whose_lines_are_lost_is_not_counted_by_its_fairways_long_strokes():
     # a phone photo's 10 x 9 plan (rows x columns), rectified (its outline at 48..688), printed so pale its inner
     # lines are lost: its fairways' long straight strokes made a comb of 2 x 2 lines that their own count's
-    # squares bore out well, though those lines lie on the drawing; the drawing's rhythm counts 10 x 9
+    # squares bore out well, though those lines lie on the drawing; the drawing's rhythm counts 10 x 9. Lines
+    # on what players do not draw on (cards' pictures keep to no squares' middles) keep their own count
+    from scanner.games import eighteen
+
     img = cv2.imread(str(REPO / "tests" / "scanner" / "data" / "eighteen-lines-lost-plan.jpg"))
-    lattice = find_lattice(img, (48, 48, 688, 688), 1.10)
+    outline = (48, 48, 688, 688)
+    assert eighteen._on_paper(img, outline)
+    lattice = find_lattice(img, outline, 1.10, drawn_on=lambda: True)
     assert (lattice.rows, lattice.cols) == (10, 9)
     assert lattice.line_support < 0.7  # counted, but no printed line bears the squares out
+    lines = find_lattice(img, outline, 1.10, drawn_on=lambda: False)
+    assert lines.rows * lines.cols < 10
 
 
 def test_a_small_grid_twice_the_detail_breaks_apart_is_read_at_the_usual_detail(monkeypatch):

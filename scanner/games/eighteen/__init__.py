@@ -331,14 +331,22 @@ def _geometry(image: np.ndarray, quad: GridQuad) -> Geometry:
     outline = (MARGIN, MARGIN, MARGIN + GRID_SIDE, MARGIN + GRID_SIDE)
     # the grid's rows / cols, as its squares are square (None: a view too oblique to tell)
     aspect = rectangle_aspect(quad.corners, image.shape)
-    lattice = find_lattice(rect.image, outline, aspect)
+    lattice = find_lattice(rect.image, outline, aspect, partial(_on_paper, rect.image, outline))
     span = max(lattice.rows, lattice.cols)
     if GRID_SIDE / span < 0.8 * CELL:
         side, margin = CELL * span, CELL
         corners = rect.to_photo(lattice.corners())
         rect = rectify(image, corners, (side, side), margin)
-        lattice = find_lattice(rect.image, (margin, margin, margin + side, margin + side), aspect)
+        finer = (margin, margin, margin + side, margin + side)
+        lattice = find_lattice(rect.image, finer, aspect, partial(_on_paper, rect.image, finer))
     return Geometry(rect, lattice)
+
+
+def _on_paper(image: np.ndarray, outline: tuple[float, float, float, float]) -> bool:
+    """Whether the part of the rectified ``image`` within ``outline`` (left, top, right, bottom) is paper
+    (``PAPER_PLAN``), as a plan is."""
+    left, top, right, bottom = outline
+    return paper_within(image, np.float32([[left, top], [right, top], [right, bottom], [left, bottom]])) >= PAPER_PLAN
 
 
 def _ink_threshold(patches: np.ndarray) -> float:
@@ -1171,10 +1179,15 @@ def paper_share(geo: Geometry) -> float:
     """Share of the grid's area that is bright and colourless, as paper is, once the grid's brightest
     colours are balanced to white (warm or coloured light tints the paper): about 0.65-1 on course plans
     (ours and another printing), at most 0.3 on tiles and cards that a grid was found in."""
-    inside = np.zeros(geo.rectified.image.shape[:2], np.uint8)
-    cv2.fillConvexPoly(inside, np.round(geo.lattice.corners()).astype(np.int32), 1)
+    return paper_within(geo.rectified.image, geo.lattice.corners())
+
+
+def paper_within(image: np.ndarray, corners: np.ndarray) -> float:
+    """``paper_share`` of the part of ``image`` within the quadrilateral ``corners``."""
+    inside = np.zeros(image.shape[:2], np.uint8)
+    cv2.fillConvexPoly(inside, np.round(corners).astype(np.int32), 1)
     # every other pixel each way: a share over some 100 000 pixels does not need all 400 000
-    pixels = geo.rectified.image[::2, ::2][inside[::2, ::2] > 0]
+    pixels = image[::2, ::2][inside[::2, ::2] > 0]
     hsv = cv2.cvtColor(balanced_to_white(pixels).reshape(-1, 1, 3), cv2.COLOR_BGR2HSV).reshape(-1, 3)
     bright = hsv[:, 2] > 0.6 * uint8_percentile(hsv[:, 2], 95)
     return float(np.mean(bright & (hsv[:, 1] < PAPER_SATURATION)))
