@@ -424,6 +424,13 @@ def confirmed_span(image: np.ndarray, lattice: Lattice) -> tuple[slice, slice]:
     return span(vertical[1:-1].T, horizontal, 0), span(horizontal[1:-1].T, vertical, 1)
 
 
+def _counts_rhythm(strokes: np.ndarray, inside: tuple[slice, slice], rows: tuple[float, float, int],
+                   cols: tuple[float, float, int]) -> float:
+    """``_rhythm`` of a stroke map's (``stroke_map``) rows and of its columns within ``inside`` (rows, columns),
+    each (first line, last line, count), the mean of the two."""
+    return 0.5 * (_rhythm(strokes[:, inside[1]].mean(axis=1), *rows) + _rhythm(strokes[inside[0]].mean(axis=0), *cols))
+
+
 def drawing_rhythm(image: np.ndarray, lattice: Lattice) -> float:
     """How well the squares of ``lattice`` fit the drawing in ``image``: ``_rhythm_axis``'s score of its row and
     column counts, the mean of the two: about 0 on a blank plan, and on a drawn one highest for the true count
@@ -441,10 +448,8 @@ def drawing_rhythm(image: np.ndarray, lattice: Lattice) -> float:
     p = lattice.points
     top, bottom = float(p[0, :, 1].mean()), float(p[-1, :, 1].mean())
     left, right = float(p[:, 0, 0].mean()), float(p[:, -1, 0].mean())
-    strokes = stroke_map(image)
-    rows = strokes[:, int(left):int(right)].mean(axis=1)
-    cols = strokes[int(top):int(bottom)].mean(axis=0)
-    return 0.5 * (_rhythm(rows, top, bottom, lattice.rows) + _rhythm(cols, left, right, lattice.cols))
+    inside = (slice(int(top), int(bottom)), slice(int(left), int(right)))
+    return _counts_rhythm(stroke_map(image), inside, (top, bottom, lattice.rows), (left, right, lattice.cols))
 
 
 def _drawing_counts(image: np.ndarray, inside: tuple[slice, slice], rows: _Axis, cols: _Axis,
@@ -522,10 +527,8 @@ def _against_drawing(image: np.ndarray, inside: tuple[slice, slice], rows: _Axis
     >>> _against_drawing(img, inside, outline, outline, (4, 4)), _against_drawing(img, inside, outline, outline, (2, 2))
     (False, True)
     """
-    strokes = stroke_map(image)
-    along_rows = _rhythm(strokes[:, inside[1]].mean(axis=1), rows.first, rows.last, counts[0])
-    along_cols = _rhythm(strokes[inside[0]].mean(axis=0), cols.first, cols.last, counts[1])
-    return along_rows + along_cols < 0
+    return _counts_rhythm(stroke_map(image), inside, (rows.first, rows.last, counts[0]),
+                          (cols.first, cols.last, counts[1])) < 0
 
 
 def _halved_by_lines(counts: tuple[int, int], rows: _Axis, cols: _Axis) -> tuple[int, int]:
