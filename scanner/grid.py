@@ -705,21 +705,44 @@ def _robust_fit(xs: np.ndarray, ys: np.ndarray, ws: np.ndarray, fallback: np.nda
     The line stays within ``window`` of where it was expected, the quadratic ``fallback``, all along
     ``span``: peaks found on part of it only (the rest hidden under shading) must not bend it away
     elsewhere, so a curve that strays is replaced by a straight line, and that by the expected one moved
-    level with the peaks. The fit is of the peaks' offsets from the expected line.
+    level with the peaks. The fit is of the peaks' offsets from the expected line, weighted by ``ws``.
     """
     if len(xs) < 2:
         return np.asarray(fallback, np.float64)
+    # fitted in t, the position along the span scaled to -1..1: well conditioned for the normal equations
+    centre, half = 0.5 * (span[0] + span[1]), max(0.5 * (span[1] - span[0]), 1.0)
+    t = (xs - centre) / half
     offsets = ys - np.polyval(fallback, xs)
     keep = np.ones(len(xs), bool)
     for _ in range(2):
         deg = 2 if keep.sum() >= 5 else (1 if keep.sum() >= 2 else 0)
-        fit = np.polyfit(xs[keep], offsets[keep], deg, w=np.sqrt(ws[keep]))
-        resid = np.abs(np.polyval(fit, xs) - offsets)
+        fit = _weighted_polyfit(t[keep], offsets[keep], ws[keep], deg)
+        resid = np.abs(np.polyval(fit, t) - offsets)
         keep = resid <= max(1.5, 2.5 * median(resid[keep]))
-    along = np.linspace(span[0], span[1], 9)
-    while len(fit) > 1 and np.abs(np.polyval(fit, along)).max() > window:
-        fit = np.polyfit(xs[keep], offsets[keep], len(fit) - 2, w=np.sqrt(ws[keep])) if keep.any() else np.array([0.0])
-    return np.concatenate([np.zeros(3 - len(fit)), fit]) + fallback
+    while len(fit) > 1 and np.abs(np.polyval(fit, _ALONG)).max() > window:
+        fit = _weighted_polyfit(t[keep], offsets[keep], ws[keep], len(fit) - 2) if keep.any() else np.array([0.0])
+    c2, c1, c0 = np.concatenate([np.zeros(3 - len(fit)), fit])
+    # back from t to x: t = (x - centre) / half
+    return np.array([c2 / half**2, c1 / half - 2 * c2 * centre / half**2,
+                     c2 * centre**2 / half**2 - c1 * centre / half + c0]) + fallback
+
+
+_ALONG = np.linspace(-1.0, 1.0, 9)  # where a fitted line is checked to stay within its window, scaled as ``t``
+
+
+def _weighted_polyfit(x: np.ndarray, y: np.ndarray, weights: np.ndarray, deg: int) -> np.ndarray:
+    """Coefficients (highest power first) of the polynomial of degree ``deg`` that fits ``y`` at ``x`` least
+    squared, each point's square weighted by ``weights``: ``np.polyfit(x, y, deg, w=np.sqrt(weights))`` from the
+    normal equations, a tenth of its time for the few points of a line (x within -1..1 keeps them well
+    conditioned).
+
+    >>> x = np.linspace(-1, 1, 7); w = np.linspace(0.5, 1, 7); y = 2 * x**2 - x + 0.5 + np.sin(9 * x) / 10
+    >>> bool(np.allclose(_weighted_polyfit(x, y, w, 2), np.polyfit(x, y, 2, w=np.sqrt(w))))
+    True
+    """
+    powers = np.vander(x, deg + 1)
+    weighted = powers.T * weights
+    return np.linalg.solve(weighted @ powers, weighted @ y)
 
 
 def find_lattice(image: np.ndarray, outline: tuple[float, float, float, float] | None = None,
