@@ -134,7 +134,8 @@ def read_photo(
     path: str | Path, game: str | None = None, setup: dict[str, Any] | None = None, debug: Debug | None = None,
     likely: str | None = None,
 ) -> tuple[LoadedPhoto, ScanResult]:
-    """The photo (at its game's working size) and the board its game's scanner reads from it.
+    """The photo (at its game's working size; as stored, when its scanner reads any quarter turn alike:
+    ``LoadedPhoto.upright`` shows it) and the board its game's scanner reads from it.
 
     Without a game, the detected game's scanner reads it; when that scanner finds no board of its game, another
     game the photo is sure to show (``SURE_LIKELIHOOD``) is read instead: a quick look can take a green table
@@ -177,9 +178,11 @@ def load_for_game(path: str | Path, game: str | None = None) -> LoadedPhoto:
     """Decode a photo at the size the game's scanner works at (the largest any game needs, when not given).
 
     A plugin may declare ``WORK_PIXELS``: a JPEG decoded straight to half or quarter size costs a fraction
-    of a full decode, and the scanner then works on fewer pixels too.
+    of a full decode, and the scanner then works on fewer pixels too. A plugin that declares ``ANY_TURN`` is
+    given a photo stored a quarter turn from how it is shown as stored (``LoadedPhoto.unturned``).
     """
-    return load_photo(path, max_pixels=max(work_pixels(g) for g in ([game] if game else PLUGINS)))
+    return load_photo(path, max_pixels=max(work_pixels(g) for g in ([game] if game else PLUGINS)),
+                      any_turn=game is not None and getattr(plugin(game), "ANY_TURN", False))
 
 
 def detect_pixels() -> int:
@@ -236,6 +239,7 @@ def shrink(photo: LoadedPhoto, max_pixels: int) -> LoadedPhoto:
     >>> shrink(p, 16_000_000) is p
     True
     """
+    photo = photo.upright()
     width, height = photo.original_size
     factor = decode_reduction(width * height, max_pixels)
     width, height = -(-width // factor), -(-height // factor)  # a reduced JPEG decode rounds up
@@ -251,8 +255,14 @@ def shrink(photo: LoadedPhoto, max_pixels: int) -> LoadedPhoto:
 def read_board(
     photo: LoadedPhoto, game: str, setup: dict[str, Any] | None = None, debug: Debug | None = None
 ) -> ScanResult:
-    """The game plugin's own reading of a photo loaded for it (``load_and_detect``, ``at_work_size``)."""
-    return plugin(game).scan(photo.image, setup=setup, debug=debug)
+    """The game plugin's own reading of a photo loaded for it (``load_and_detect``, ``at_work_size``): a photo
+    left as stored a quarter turn from how it is shown (for a plugin that reads any turn, ``ANY_TURN``) is read
+    with that turn, which its reads are placed by."""
+    if photo.unturned == 1:
+        return plugin(game).scan(photo.image, setup=setup, debug=debug)
+    if not getattr(plugin(game), "ANY_TURN", False):
+        return read_board(photo.upright(), game, setup, debug)
+    return plugin(game).scan(photo.image, setup=setup, debug=debug, turned=photo.unturned)
 
 
 def score_scan(path: str | Path, scan: ScanResult, setup: dict[str, Any] | None = None) -> PhotoScore:

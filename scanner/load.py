@@ -1,4 +1,5 @@
-"""Stage 1: load a photo from disk as a BGR array, EXIF orientation applied, size bounded.
+"""Stage 1: load a photo from disk as a BGR array, EXIF orientation applied (or, for a scanner that reads any
+quarter turn alike, left to apply: ``LoadedPhoto.unturned``), size bounded.
 
 Example:
     >>> import numpy as np, cv2, tempfile, os
@@ -10,7 +11,7 @@ Example:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -26,6 +27,9 @@ MAX_PIXELS = 16_000_000
 MIN_SIDE = 64
 
 Image.MAX_IMAGE_PIXELS = 400_000_000  # refuse decompression bombs, accept real camera files
+# EXIF orientations that turn the stored pixels without mirroring them: the photo a scanner that reads any
+# quarter turn alike may read as stored (turning a 12 MP photo takes 13-20 ms, a third of its decode)
+QUARTER_TURNS = (3, 6, 8)
 
 
 @dataclass(frozen=True)
@@ -35,10 +39,19 @@ class LoadedPhoto:
     original_size: tuple[int, int]  # (width, height) as displayed, before any reduction
     scale: float  # image pixels per original pixel (1.0 unless reduced)
     exif_orientation: int
+    unturned: int = 1  # the EXIF orientation still to apply to ``image`` (1: it is displayed as it is)
+
+    def upright(self) -> LoadedPhoto:
+        """The photo as displayed: ``image`` turned by ``unturned``."""
+        if self.unturned == 1:
+            return self
+        return replace(self, image=oriented(self.image, self.unturned), unturned=1)
 
 
-def load_photo(path: str | Path, max_pixels: int = MAX_PIXELS) -> LoadedPhoto:
-    """Read JPEG/PNG/WebP/TIFF/...; apply the EXIF orientation; reduce very large photos while decoding."""
+def load_photo(path: str | Path, max_pixels: int = MAX_PIXELS, any_turn: bool = False) -> LoadedPhoto:
+    """Read JPEG/PNG/WebP/TIFF/...; apply the EXIF orientation; reduce very large photos while decoding.
+    With ``any_turn``, a JPEG decoded at full size whose orientation is a quarter turn (``QUARTER_TURNS``) is
+    left as stored, that turn in ``unturned``: for a scanner that reads any turn of a photo alike."""
     path = Path(path)
     if not path.is_file():
         raise ScanError(f"{path}: no such file")
@@ -55,15 +68,18 @@ def load_photo(path: str | Path, max_pixels: int = MAX_PIXELS) -> LoadedPhoto:
     if min(width, height) < MIN_SIDE:
         raise ScanError(f"{path}: image is too small ({shown_w}x{shown_h} pixels)")
     reduction = decode_reduction(width * height, max_pixels)
-    bgr = _full_jpeg(data, orientation) if fmt == "JPEG" and reduction == 1 else None
+    unturned = orientation if any_turn and orientation in QUARTER_TURNS else 1
+    bgr = _full_jpeg(data, orientation, keep=unturned) if fmt == "JPEG" and reduction == 1 else None
     if bgr is None:
+        unturned = 1
         bgr = cv2.imdecode(data, _REDUCED[reduction])  # applies the EXIF orientation itself
     if bgr is None:
         bgr = _decode_with_pillow(path)
     if bgr.shape[0] * bgr.shape[1] > max_pixels:
         shrink = (max_pixels / (bgr.shape[0] * bgr.shape[1])) ** 0.5
         bgr = cv2.resize(bgr, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
-    return LoadedPhoto(bgr, str(path), (shown_w, shown_h), bgr.shape[1] / shown_w, orientation)
+    stored_w = width if unturned in (6, 8) else shown_w  # the displayed width of the image as it is
+    return LoadedPhoto(bgr, str(path), (shown_w, shown_h), bgr.shape[1] / stored_w, orientation, unturned)
 
 
 def decode_reduction(pixels: int, max_pixels: int) -> int:
@@ -80,10 +96,11 @@ _REDUCED = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_RE
             8: cv2.IMREAD_REDUCED_COLOR_8}
 
 
-def _full_jpeg(data: np.ndarray, orientation: int) -> np.ndarray | None:
-    """A JPEG decoded at full size with libjpeg-turbo through simplejpeg, turned to its EXIF ``orientation``:
-    the very pixels OpenCV decodes, in about half the time (OpenCV's decoder takes about 0.07 s for a 12 MP
-    photo, this 0.04 s with the turn). None when simplejpeg cannot read it: OpenCV's turn then.
+def _full_jpeg(data: np.ndarray, orientation: int, keep: int = 1) -> np.ndarray | None:
+    """A JPEG decoded at full size with libjpeg-turbo through simplejpeg, turned to its EXIF ``orientation``
+    (left as stored when that is ``keep``): the very pixels OpenCV decodes, in about half the time (OpenCV's
+    decoder takes about 0.07 s for a 12 MP photo, this 0.04 s with the turn). None when simplejpeg cannot read
+    it: OpenCV's turn then.
 
     >>> _, jpeg = cv2.imencode(".jpg", np.full((16, 24, 3), 200, np.uint8))
     >>> _full_jpeg(jpeg, 6).shape
@@ -93,7 +110,22 @@ def _full_jpeg(data: np.ndarray, orientation: int) -> np.ndarray | None:
         bgr = simplejpeg.decode_jpeg(data, "BGR")
     except ValueError:
         return None
-    return oriented(bgr, orientation, in_place=True)
+    return bgr if orientation == keep else oriented(bgr, orientation, in_place=True)
+
+
+def displayed_matrix(orientation: int, stored_size: tuple[int, int]) -> np.ndarray:
+    """The 3 x 3 matrix taking pixel coordinates (x, y) of an image as stored, ``stored_size`` (width, height),
+    to those of the image ``oriented`` to a quarter turn ``orientation`` (``QUARTER_TURNS``, or 1).
+
+    >>> a = np.arange(12, dtype=np.uint8).reshape(3, 4)
+    >>> all(oriented(a, o)[tuple(np.rint(displayed_matrix(o, (4, 3)) @ [3, 1, 1])[1::-1].astype(int))] == a[1, 3]
+    ...     for o in (1, 3, 6, 8))
+    True
+    """
+    w, h = stored_size
+    return np.array({1: [[1, 0, 0], [0, 1, 0]], 3: [[-1, 0, w - 1], [0, -1, h - 1]],
+                     6: [[0, -1, h - 1], [1, 0, 0]], 8: [[0, 1, 0], [-1, 0, w - 1]]}[orientation] + [[0, 0, 1]],
+                    np.float64)
 
 
 def oriented(image: np.ndarray, orientation: int, in_place: bool = False) -> np.ndarray:

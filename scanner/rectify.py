@@ -13,7 +13,7 @@ Example:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 import cv2
@@ -40,6 +40,16 @@ class Rectified:
     def from_photo(self, points: np.ndarray) -> np.ndarray:
         pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
         return cv2.perspectiveTransform(pts, self.homography).reshape(-1, 2)
+
+    def seen_through(self, matrix: np.ndarray) -> Rectified:
+        """The same rectified image, its photo coordinates moved by ``matrix`` (3 x 3, old photo pixels -> new:
+        the photo turned, say).
+
+        >>> r = rectify(np.zeros((100, 100, 3), np.uint8), np.float32([[10, 10], [90, 10], [90, 90], [10, 90]]), (40, 40))
+        >>> np.round(r.seen_through(np.float64([[1, 0, 5], [0, 1, 0], [0, 0, 1]])).to_photo([[0, 0]])).tolist()
+        [[15.0, 10.0]]
+        """
+        return replace(self, homography=self.homography @ np.linalg.inv(matrix))
 
 
 def rectify(image: np.ndarray, corners: np.ndarray, size: tuple[int, int], margin: int = 0) -> Rectified:

@@ -102,7 +102,7 @@ class ReviewSession:
                 job = self.job(rel)
                 try:
                     photo, raw = read_photo(job.photo, job.game, job.setup)
-                    self._opened[rel] = Opened(job, photo, raw, score_scan(job.photo, raw, job.setup))
+                    self._opened[rel] = Opened(job, photo.upright(), raw, score_scan(job.photo, raw, job.setup))
                 except ScanError as err:
                     raise ReviewError(str(err)) from None
                 while len(self._opened) > KEEP_OPEN:  # a 12 MP photo holds ~40 MB: keep only the last few

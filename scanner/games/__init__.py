@@ -12,6 +12,9 @@ A plugin module provides::
     WORK_PIXELS: int                            # optional: decode photos down to about this many pixels
     def warm_up() -> None                       # optional: build now what ``scan`` builds once and keeps
                                                 # (templates): a batch calls it before its workers fork
+    ANY_TURN: bool                              # optional: ``scan`` reads any quarter turn of a photo alike; a
+                                                # photo stored turned (EXIF orientation 3, 6, 8) is then given as
+                                                # stored, with ``scan(..., turned=orientation)`` to place its reads
 
 ``scan`` takes a BGR array (``scanner.load.load_photo(...).image``) and returns a ScanResult whose board is a
 board file dict for ``rules``. It raises ``ScanError`` with a one-line reason when the photo cannot be read.

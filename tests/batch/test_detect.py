@@ -71,9 +71,9 @@ def counted_loads(monkeypatch) -> list[int]:
     decoded: list[int] = []
     real_load = pipeline.load_photo
 
-    def counting_load(path, max_pixels):
+    def counting_load(path, max_pixels, **options):
         decoded.append(max_pixels)
-        return real_load(path, max_pixels=max_pixels)
+        return real_load(path, max_pixels=max_pixels, **options)
 
     monkeypatch.setattr(pipeline, "load_photo", counting_load)
     return decoded

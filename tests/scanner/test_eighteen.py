@@ -587,3 +587,26 @@ def test_tee_greens_unsure_of_the_way_up_leave_it_to_their_digit_pieces(monkeypa
     fallen_back = eighteen.read_plan(image)
     assert asked and fallen_back.orientation.turns == settled.orientation.turns
     assert fallen_back.orientation.confidence >= 0.9  # its digits settle it too
+
+
+def test_a_photo_stored_a_quarter_turn_off_is_read_as_stored_and_its_reads_placed_on_the_photo_as_shown():
+    from golfscan.pipeline import read_photo
+
+    path = REPO / "fixtures" / "sets" / "18-holes-phone" / "18-holes-phone-105-0001.jpg"  # EXIF orientation 6
+    stored, as_stored = read_photo(path, "18-holes")
+    shown = load_photo(path).image
+    assert stored.unturned == 6 and stored.image.shape[:2] == shown.shape[1::-1]
+    upright = eighteen.scan(shown)
+    other, teegreen = differences(upright.board, as_stored.board)
+    assert len(other) <= MAX_OTHER_TURNED, other
+    assert len(teegreen) <= MAX_TEEGREEN_TURNED, teegreen
+    # every square's outline lands where the upright photo's scan puts it (its corners listed from another one,
+    # as the grid was rectified from another corner), and the overlay is drawn upright
+    placed = {read.where: read.polygon for read in upright.reads}
+    side = np.linalg.norm(upright.reads[0].polygon[1] - upright.reads[0].polygon[0])
+    for read in as_stored.reads:
+        apart = np.linalg.norm(read.polygon[:, None] - placed[read.where][None], axis=2).min(axis=1)
+        assert apart.max() < 0.1 * side, read.where
+    assert as_stored.overlay.shape == shown.shape
+    corners = np.float64(as_stored.board["source"]["grid_corners"])
+    assert corners.min() >= 0 and (corners.max(axis=0) < shown.shape[1::-1]).all()

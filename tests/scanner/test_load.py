@@ -44,6 +44,23 @@ def test_full_size_jpeg_has_opencvs_pixels(tmp_path, orientation, mode):
     assert np.array_equal(load_photo(path).image, expected)
 
 
+@pytest.mark.parametrize("orientation", range(1, 9))
+def test_a_quarter_turn_is_left_as_stored_when_any_turn_is_read_alike(tmp_path, orientation):
+    """Asked for any turn, a photo stored a quarter turn off (3, 6, 8) comes as stored, the turn left in
+    ``unturned``, which ``upright`` applies; a mirrored one (2, 4, 5, 7) is turned as ever."""
+    path = tmp_path / "o.jpg"
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    Image.fromarray(_marked()).save(path, exif=exif, quality=95)
+    shown, as_stored = load_photo(path), load_photo(path, any_turn=True)
+    kept = orientation in (3, 6, 8)
+    assert as_stored.unturned == (orientation if kept else 1)
+    stored = cv2.imread(str(path), cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
+    assert np.array_equal(as_stored.image, stored if kept else shown.image)
+    assert np.array_equal(as_stored.upright().image, shown.image)
+    assert as_stored.scale == shown.scale == 1.0 and as_stored.original_size == shown.original_size
+
+
 def test_cmyk_jpeg_has_opencvs_pixels(tmp_path):
     path = tmp_path / "cmyk.jpg"
     Image.fromarray(np.random.default_rng(9).integers(0, 256, (90, 120, 3), np.uint8)).convert("CMYK").save(path)

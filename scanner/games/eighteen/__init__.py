@@ -47,6 +47,7 @@ from scanner.games.eighteen.square_turn import plan_turn
 from scanner.games.eighteen.squares import kind_probabilities
 from scanner.grid import DRAWING_RHYTHM, Lattice, confirmed_span, drawing_rhythm, find_lattice
 from scanner.histogram import uint8_percentile
+from scanner.load import displayed_matrix, oriented
 from scanner.locate import (
     PAPER_SATURATION,
     SMALL_AREA_FRACTION,
@@ -64,6 +65,7 @@ from scanner.types import Read, ScanResult
 GAME = "18-holes"
 EVALUATION = ("bench_setup", "compare")  # the plugin interface's measures (``evaluate``), used by `golfscan bench`
 SCANNER = "golfscan-18-holes/1"
+ANY_TURN = True  # reads a photo alike at any quarter turn (``scan``'s ``turned``): a turned one is read as stored
 CELL = 64  # pixels per square in the cut-out patches
 GRID_SIDE = 640  # first rectification: grid side in pixels
 MARGIN = 48
@@ -1077,10 +1079,13 @@ def read_plan(image: np.ndarray, cut_every_square: bool = False) -> PlanReading:
     return PlanReading(geo, final, digit_reads, orient, threshold)
 
 
-def scan(image: np.ndarray, setup: dict | None = None, debug: Debug | None = None) -> ScanResult:
-    """Read a photo of a course plan. Raises ScanError when no plan can be read."""
+def scan(image: np.ndarray, setup: dict | None = None, debug: Debug | None = None, turned: int = 1) -> ScanResult:
+    """Read a photo of a course plan, shown turned by the EXIF orientation ``turned`` (a quarter turn: a plan is
+    read alike at any turn, its top found from its drawing; the reads are placed on the photo as shown). Raises
+    ScanError when no plan can be read."""
     plan = read_plan(image)
-    rect, lattice = plan.geometry.rectified, plan.geometry.lattice
+    lattice = plan.geometry.lattice
+    rect = plan.geometry.rectified.seen_through(displayed_matrix(turned, (image.shape[1], image.shape[0])))
     rows, cols, turns, orient = lattice.rows, lattice.cols, plan.orientation.turns, plan.orientation
     final, digit_reads = plan.squares, plan.digits
 
@@ -1134,15 +1139,17 @@ def scan(image: np.ndarray, setup: dict | None = None, debug: Debug | None = Non
                    "grid_corners": rect.to_photo(lattice.corners()).round(1).tolist()},
         "review": [r.review_entry() for r in reads if r.flagged],
     }
-    result = ScanResult(GAME, board, reads, partial(draw_overlay, image, reads, rect, lattice), warnings)
+    result = ScanResult(GAME, board, reads, partial(draw_overlay, image, reads, rect, lattice, turned), warnings)
     if debug is not None:
         debug.add("grid", lattice.draw(rect.image))
         debug.add("reads", result.overlay)
     return result
 
 
-def draw_overlay(image: np.ndarray, reads: list[Read], rect: Rectified, lattice: Lattice) -> np.ndarray:
-    """The photo with the grid and each square's reading; doubtful reads in red."""
+def draw_overlay(image: np.ndarray, reads: list[Read], rect: Rectified, lattice: Lattice, turned: int = 1) -> np.ndarray:
+    """The photo (shown turned by the EXIF orientation ``turned``) with the grid and each square's reading;
+    doubtful reads in red."""
+    image = oriented(image, turned)
     thick = max(1, image.shape[1] // 800)
     pts = rect.to_photo(lattice.points.reshape(-1, 2)).reshape(lattice.points.shape)
     drawn = Lattice(pts, lattice.line_support).draw(image, (0, 200, 0))  # a copy

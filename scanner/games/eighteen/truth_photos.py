@@ -25,8 +25,8 @@ T = TypeVar("T")
 
 
 def with_truth(photo: Path) -> tuple[LoadedPhoto, dict, np.ndarray] | None:
-    """The ``photo`` loaded as an 18 Holes scan loads it, its truth file, and the grid crossings the truth
-    puts in it (``grid_points``, row 0 at the top of the upright sheet) in the loaded image's pixels; None
+    """The ``photo`` loaded as an 18 Holes scan loads it, shown upright, its truth file, and the grid crossings the
+    truth puts in it (``grid_points``, row 0 at the top of the upright sheet) in the loaded image's pixels; None
     without a truth file that has them."""
     from golfscan.pipeline import load_for_game
     from scanner.games.eighteen import GAME
@@ -35,7 +35,7 @@ def with_truth(photo: Path) -> tuple[LoadedPhoto, dict, np.ndarray] | None:
     truth = json.loads(truth_file.read_text()) if truth_file.exists() else {}
     if "grid_points" not in truth:
         return None
-    loaded = load_for_game(photo, GAME)
+    loaded = load_for_game(photo, GAME).upright()
     return loaded, truth, np.asarray(truth["grid_points"]) * loaded.scale
 
 
