@@ -13,7 +13,7 @@ import pytest
 from paths import REPO
 
 from scanner.errors import ScanError
-from scanner.grid import PLAUSIBLE, _Axis, _choose_counts, _drawing_counts, find_lattice
+from scanner.grid import PLAUSIBLE, _Axis, _axis, _choose_counts, _drawing_counts, find_lattice
 from scanner.load import load_photo
 from scanner.locate import _grid_web, _Web, enclosed_cells, find_grid_quad
 from scanner.rectify import PHONE_HFOV, rectangle_aspect
@@ -795,3 +795,15 @@ def test_an_outline_pulled_out_over_the_title_box_is_cut_back_to_the_squares_who
     geo = eighteen.find_geometry(photo)
     assert (geo.lattice.rows, geo.lattice.cols) == (10, 10)
     assert corners_close(geo.rectified.to_photo(geo.lattice.corners()), 3.0)
+
+
+def test_an_outer_line_beside_a_stroke_as_strong_is_taken_at_either_end_of_the_grid():
+    """A heavy stroke a third of a square inside the outer line, as strong as the blurred line, at the edge of the
+    reach the outline gives: the outer line is taken, whichever end of the profile it is at."""
+    profile = np.zeros(737)
+    profile[46:51] = [0.4, 0.8, 1.0, 0.8, 0.4]  # the first outer line, sharp
+    profile[685:692] = [0.4, 0.55, 0.62, 0.63, 0.62, 0.55, 0.4]  # the last, broadened
+    profile[664:673] = [0.2, 0.4, 0.55, 0.62, 0.63, 0.62, 0.55, 0.4, 0.2]  # the stroke inside it, peaking at 668
+    profile[np.arange(112, 680, 64)] = 0.9  # the inner lines
+    assert _axis(profile, (48, 688)).last == 688
+    assert _axis(profile[::-1].copy(), (48, 688)).first == 736 - 688
