@@ -12,8 +12,9 @@ import numpy as np
 import pytest
 from paths import REPO
 
+from scanner import grid
 from scanner.errors import ScanError
-from scanner.grid import PLAUSIBLE, _Axis, _axis, _choose_counts, _drawing_counts, find_lattice
+from scanner.grid import PLAUSIBLE, _Axis, _choose_counts, _drawing_counts, find_lattice
 from scanner.load import load_photo
 from scanner.locate import _grid_web, _Web, enclosed_cells, find_grid_quad
 from scanner.rectify import PHONE_HFOV, rectangle_aspect
@@ -737,13 +738,17 @@ def test_a_plan_whose_lines_are_lost_is_not_counted_by_its_fairways_long_strokes
     from scanner.games import eighteen
 
     img = cv2.imread(str(REPO / "tests" / "scanner" / "data" / "eighteen-lines-lost-plan.jpg"))
-    outline = (48, 48, 688, 688)
+    # its outer lines, broad, placed a pixel or two in from the outline: the lines' comb fell on the strokes
+    outline = (47, 47, 686, 686)
     assert eighteen._on_paper(img, outline)
     lattice = find_lattice(img, outline, 1.10, drawn_on=lambda: True)
     assert (lattice.rows, lattice.cols) == (10, 9)
     assert lattice.line_support < 0.7  # counted, but no printed line bears the squares out
     lines = find_lattice(img, outline, 1.10, drawn_on=lambda: False)
     assert lines.rows * lines.cols < 10
+    # placed where the outline puts them, the outer lines' comb counts it right too
+    placed = find_lattice(img, (48, 48, 688, 688), 1.10, drawn_on=lambda: False)
+    assert (placed.rows, placed.cols) == (10, 9)
 
 
 def test_a_small_grid_twice_the_detail_breaks_apart_is_read_at_the_usual_detail(monkeypatch):
@@ -805,5 +810,5 @@ def test_an_outer_line_beside_a_stroke_as_strong_is_taken_at_either_end_of_the_g
     profile[685:692] = [0.4, 0.55, 0.62, 0.63, 0.62, 0.55, 0.4]  # the last, broadened
     profile[664:673] = [0.2, 0.4, 0.55, 0.62, 0.63, 0.62, 0.55, 0.4, 0.2]  # the stroke inside it, peaking at 668
     profile[np.arange(112, 680, 64)] = 0.9  # the inner lines
-    assert _axis(profile, (48, 688)).last == 688
-    assert _axis(profile[::-1].copy(), (48, 688)).first == 736 - 688
+    assert grid._axis(profile, (48, 688)).last == 688
+    assert grid._axis(profile[::-1].copy(), (48, 688)).first == 736 - 688
