@@ -53,6 +53,7 @@ PAPER_LEVEL, PAPER_SPREADS = 75, 8  # ... unless pen strokes make that level far
 # percentile): then a line is this many times paper's
 LINE_PRESENT = 0.5  # share of that level from which a pixel is line
 NEAR_TIE = 0.9  # an outer line is looked for among the peaks this share as strong as the strongest near the outline
+ONE_LINE = 0.25  # ... peaks within this share of that reach of each other being one line's
 DRIFT = 0.012  # how far (share of the grid's side) a comb looks for each line around its even position
 WINDOW = 0.15  # how far (share of a square) a line may lie from its evenly spaced position ...
 DRIFT_LOOK = 0.5  # ... or, once the lines found drift this share of that off them somewhere, from its drift
@@ -215,15 +216,18 @@ def _chain_bounds(profile: np.ndarray) -> tuple[float, float]:
 
 
 def _near_peak(profile: np.ndarray, at: float, reach: float) -> float:
-    """The line of ``profile`` within ``reach`` of ``at`` where the outer grid line lies: of its peaks there about as
-    strong as the strongest (``NEAR_TIE``), the nearest to ``at``, where the located outline puts the line (a heavy
-    stroke a third of a square inside a plan's outer line, broadened by the blur, as strong as the line to the
-    hundredth, took its place at one quarter turn of the photo and not at another); else the profile's highest
-    value there. The reach's end on the flank of a line beyond it is no peak.
+    """The line of ``profile`` within ``reach`` of ``at`` where the outer grid line lies: of the lines there about as
+    strong as the strongest (``NEAR_TIE``), the nearest to ``at``, where the located outline puts it (a heavy stroke
+    a third of a square inside a plan's outer line, broadened by the blur, as strong as the line to the hundredth,
+    took its place at one quarter turn of the photo and not at another), at its highest value (its first, on a
+    flat top); else the profile's highest value there. Peaks within ``ONE_LINE`` of the reach of each other are one
+    line's; the reach's end on the flank of a line beyond it is no peak.
 
     >>> profile = np.array([0, 9, 8, 7, 1, 2, 6, 2, 0, 5.6, 1], float)
     >>> _near_peak(profile, 5.0, 3.0), _near_peak(profile, 2.0, 1.0), _near_peak(profile, 8.0, 3.0)
     (6.0, 1.0, 9.0)
+    >>> _near_peak(np.array([0, 0, 0, 9, 9, 9, 0, 0, 0, 0, 0, 0], float), 4.0, 8.0)  # a flat top: its first
+    3.0
     """
     lo, hi = int(max(0, at - reach)), int(min(len(profile) - 1, at + reach)) + 1
     # each value of the reach against its neighbours (beyond the profile's ends, none)
@@ -233,7 +237,9 @@ def _near_peak(profile: np.ndarray, at: float, reach: float) -> float:
     if not len(peaks):
         return float(lo + np.argmax(within))
     strong = peaks[profile[peaks] >= NEAR_TIE * profile[peaks].max()]
-    return float(strong[np.argmin(np.abs(strong - at))])
+    nearest = strong[np.argmin(np.abs(strong - at))]
+    line = peaks[np.abs(peaks - nearest) <= ONE_LINE * reach]
+    return float(line[np.argmax(profile[line])])
 
 
 @dataclass(frozen=True)
