@@ -78,7 +78,7 @@ def load_photo(path: str | Path, max_pixels: int = MAX_PIXELS, any_turn: bool = 
     if bgr.shape[0] * bgr.shape[1] > max_pixels:
         shrink = (max_pixels / (bgr.shape[0] * bgr.shape[1])) ** 0.5
         bgr = cv2.resize(bgr, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
-    stored_w = width if unturned in (6, 8) else shown_w  # the displayed width of the image as it is
+    stored_w = width if unturned in (6, 8) else shown_w  # the original width in the image's own frame
     return LoadedPhoto(bgr, str(path), (shown_w, shown_h), bgr.shape[1] / stored_w, orientation, unturned)
 
 
