@@ -182,7 +182,12 @@ def load_for_game(path: str | Path, game: str | None = None) -> LoadedPhoto:
     given a photo stored a quarter turn from how it is shown as stored (``LoadedPhoto.unturned``).
     """
     return load_photo(path, max_pixels=max(work_pixels(g) for g in ([game] if game else PLUGINS)),
-                      any_turn=game is not None and getattr(plugin(game), "ANY_TURN", False))
+                      any_turn=game is not None and reads_any_turn(game))
+
+
+def reads_any_turn(game: str) -> bool:
+    """Whether the game's scanner reads any quarter turn of a photo alike (a plugin may declare ``ANY_TURN``)."""
+    return getattr(plugin(game), "ANY_TURN", False)
 
 
 def detect_pixels() -> int:
@@ -260,7 +265,7 @@ def read_board(
     with that turn, which its reads are placed by."""
     if photo.unturned == 1:
         return plugin(game).scan(photo.image, setup=setup, debug=debug)
-    if not getattr(plugin(game), "ANY_TURN", False):
+    if not reads_any_turn(game):
         return read_board(photo.upright(), game, setup, debug)
     return plugin(game).scan(photo.image, setup=setup, debug=debug, turned=photo.unturned)
 

@@ -757,8 +757,8 @@ _ALONG = np.linspace(-1.0, 1.0, 9)  # where a fitted line is checked to stay wit
 def _weighted_polyfit(x: np.ndarray, y: np.ndarray, weights: np.ndarray, deg: int) -> np.ndarray:
     """Coefficients (highest power first) of the polynomial of degree ``deg`` that fits ``y`` at ``x`` least
     squared, each point's square weighted by ``weights``: ``np.polyfit(x, y, deg, w=np.sqrt(weights))`` from the
-    normal equations, a tenth of its time for the few points of a line (x within -1..1 keeps them well
-    conditioned).
+    normal equations, a third of its time for the few points of a line (20 us against 58; x within -1..1
+    keeps them well conditioned).
 
     >>> x = np.linspace(-1, 1, 7); w = np.linspace(0.5, 1, 7); y = 2 * x**2 - x + 0.5 + np.sin(9 * x) / 10
     >>> bool(np.allclose(_weighted_polyfit(x, y, w, 2), np.polyfit(x, y, 2, w=np.sqrt(w))))
