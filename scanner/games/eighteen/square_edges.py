@@ -44,8 +44,9 @@ two cores busy with other work): on seed 24802, made after them, every plan read
 after that, 3 plans change, each for the better (squares wrong 9 -> 6 of 19,900, plans exactly right 180 -> 182);
 60 hard photos (seed 20602): squares wrong 35.29% -> 35.24%, pars 37.8% -> 37.4%, plans exact 14 -> 13; the outside
 plans read the same. Held-out drawn squares: 0.977. The par readers and ``square_kinds``, trained on over the same
-plans, changed little on 24802 and 24902 together (two plans more exact of 400, 15 -> 14 and 14 -> 13 pars wrong)
-and read the hard photos a little worse (2 plans fewer exact, squares 35.3% -> 35.7%): not kept.
+plans, changed little (on 24802, tried as the par readers and the kind reader apart, no plan more or less exact,
+15 -> 14 pars wrong; on 24902, all three, 180 -> 182 plans exact, 14 -> 13 pars wrong) and read the hard photos a
+little worse (2 plans fewer exact, squares 35.3% -> 35.7%): not kept.
 
 Example:
     >>> import numpy as np, cv2
