@@ -41,7 +41,7 @@ with tee and green swapped or an edge wrong on seeds 19202, 19302 and 19402, 8 -
 exactly right 177, 164 and 171 -> 177, 164 and 172; the outside plans read the same. Held-out drawn squares: 0.982.
 A fifth time, alone, over the 1,000 plans of seeds 24302-24702 (all four turns of about 22,000 squares; 24 minutes on
 two cores busy with other work): on seed 24802, made after them, every plan reads as before; on seed 24902, made
-after that, 3 plans change, each for the better (squares wrong 9 -> 6 of 19,900, plans exactly right 180 -> 182);
+after that, 3 plans change, each for the better (squares wrong 9 -> 6 of 20,070, plans exactly right 180 -> 182);
 60 hard photos (seed 20602): squares wrong 35.29% -> 35.24%, pars 37.8% -> 37.4%, plans exact 14 -> 13; the outside
 plans read the same. Held-out drawn squares: 0.977. The par readers and ``square_kinds``, trained on over the same
 plans, changed little (on 24802, tried as the par readers and the kind reader apart, no plan more or less exact,
