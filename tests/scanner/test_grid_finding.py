@@ -798,6 +798,33 @@ def test_an_outline_pulled_out_over_the_title_box_is_cut_back_to_the_squares_who
     assert corners_close(geo.rectified.to_photo(geo.lattice.corners()), 3.0)
 
 
+def trimming(monkeypatch, supports: list[float]):
+    """``eighteen._rim_trimmed`` of a 12 x 10 lattice confirmed at 0.8, each lattice found within its confirmed span
+    one row shorter (cut from the top) and confirmed as ``supports`` say, in turn: the rows and support it keeps."""
+    from scanner.games import eighteen
+    from scanner.grid import Lattice
+    from scanner.rectify import Rectified
+
+    def geometry(rows: int, support: float) -> eighteen.Geometry:
+        points = np.stack(np.meshgrid(np.arange(11.0), np.arange(rows + 1.0)), axis=-1) * 10
+        return eighteen.Geometry(Rectified(np.zeros((8, 8, 3), np.uint8), np.eye(3), 0, (8, 8)), Lattice(points, support))
+
+    found = iter(geometry(11 - k, support) for k, support in enumerate(supports))
+    monkeypatch.setattr(eighteen, "confirmed_span", lambda image, lattice: (slice(1, lattice.rows), slice(0, lattice.cols)))
+    monkeypatch.setattr(eighteen, "_better_confirmed", lambda geo, again, image: next(found, geo))
+    kept = eighteen._rim_trimmed(np.zeros((8, 8, 3), np.uint8), geometry(12, 0.8))
+    return kept.lattice.rows, kept.lattice.line_support
+
+
+def test_an_outline_is_cut_again_while_the_cut_is_better_confirmed_and_kept_cut_only_if_all_but_fully_confirmed(
+        monkeypatch):
+    # an outline over the title box: cut a row, then another, to the plan's lines confirmed all but fully
+    assert trimming(monkeypatch, [0.9, 0.97]) == (10, 0.97)
+    # a plan printed too pale to see: its drawing's straight strokes confirm the rows with fairways only, and the
+    # rows of hazards alone would be cut off
+    assert trimming(monkeypatch, [0.86]) == (12, 0.8)
+
+
 def test_an_outer_line_beside_a_stroke_as_strong_is_taken_at_either_end_of_the_grid():
     """A heavy stroke a third of a square inside the outer line, as strong as the blurred line, at the edge of the
     reach the outline gives: the outer line is taken, whichever end of the profile it is at."""

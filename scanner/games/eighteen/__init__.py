@@ -79,6 +79,7 @@ SMALL_GRID_SURE = 0.55  # ... and the least a grid found only as a small one (``
 # all, every read then flagged below GRID_SURE: a plan 1.7% of the photo, its pale lines blurred, bore out its own 12 x
 # 8 at 0.62 and was refused; a Front Nine photo's cards made a 6 x 4 lattice at 0.43 at that detail, and a plan 1.8% of
 # the photo a wrong one at 0.41
+CUT_SURE = 0.95  # least line support of a lattice cut down from a larger one (``_rim_trimmed``) for the cut to stand
 PAR_SURE = 0.92  # par digits less sure than this are flagged (a wrong par changes the score; see
 # ``planmod.DIGIT_POWER``: on 800 phone plans no wrong par was given 0.92 or more)
 EDGE_GAP = 0.003  # a grid outline closer than this share of the photo to its edge is cut off
@@ -192,21 +193,28 @@ def find_geometry(image: np.ndarray) -> Geometry:
 
 def _rim_trimmed(image: np.ndarray, geo: Geometry) -> Geometry:
     """``geo``, or the geometry looked for again within the outer line of its squares that show their lines
-    (``confirmed_span``) when that cuts outer rows or columns off, if its lattice is the better confirmed: a
-    stroke reaching the sheet's title box pulled a plan's outline out over it, and the title box's lines bore
-    out a 12 x 10 lattice at 0.82 for a 10 x 10 plan (cut, 10 x 10 at 0.97). Only a well confirmed lattice
+    (``confirmed_span``) when that cuts outer rows or columns off, again and again while each lattice is the
+    better confirmed; a cut is kept only if the photo's lines bear out what is left all but fully (``CUT_SURE``).
+    A stroke reaching the sheet's title box pulled a plan's outline out over it: the box's lines bore out a
+    12 x 10 lattice at 0.85 for a 10 x 10 plan, cut to 11 x 10 at 0.90, then to 10 x 10 at 0.97. A plan printed
+    with lines too pale to see is confirmed by its drawing's straight strokes only: a 10 x 10 plan at 0.75 whose top
+    three rows hold hazards alone was cut to 7 x 10 at 0.86, and stands uncut. Only a well confirmed lattice
     (``GRID_SURE``) is cut: lines poorly confirmed all over say nothing of where the grid ends (plans at 0.25-0.35
-    were cut down to 2 x 2). Of 1,866 plans (phone seeds 22902-24202, hard photos, another hand's), that plan's is
-    the one lattice cut."""
-    if geo.lattice.line_support < GRID_SURE:
-        return geo
-    rows, cols = confirmed_span(geo.rectified.image, geo.lattice)
-    if (rows.stop - rows.start, cols.stop - cols.start) == (geo.lattice.rows, geo.lattice.cols):
-        return geo
-    kept = Lattice(geo.lattice.points[rows.start:rows.stop + 1, cols.start:cols.stop + 1], geo.lattice.line_support)
-    corners = np.float32(geo.rectified.to_photo(kept.corners()))
-    # only the corners of a located grid are rectified (``_geometry``)
-    return _better_confirmed(geo, lambda: GridQuad(corners, line_pixels=0, area_fraction=0.0), image)
+    were cut down to 2 x 2). Of 3,479 plans (phone seeds 23602-25102, hard photos, another hand's), those two
+    were the lattices cut."""
+    cut = geo
+    while cut.lattice.line_support >= GRID_SURE:
+        rows, cols = confirmed_span(cut.rectified.image, cut.lattice)
+        if (rows.stop - rows.start, cols.stop - cols.start) == (cut.lattice.rows, cut.lattice.cols):
+            break
+        kept = Lattice(cut.lattice.points[rows.start:rows.stop + 1, cols.start:cols.stop + 1], cut.lattice.line_support)
+        corners = np.float32(cut.rectified.to_photo(kept.corners()))
+        # only the corners of a located grid are rectified (``_geometry``)
+        again = _better_confirmed(cut, lambda corners=corners: GridQuad(corners, line_pixels=0, area_fraction=0.0), image)
+        if again is cut:
+            break
+        cut = again
+    return cut if cut.lattice.line_support >= CUT_SURE else geo
 
 
 def _found_geometry(image: np.ndarray) -> Geometry:
