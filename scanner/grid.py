@@ -511,20 +511,21 @@ def _drawing_counts(image: np.ndarray, inside: tuple[slice, slice], rows: _Axis,
 
 
 def _undoubled(axis: _Axis, counts: list[int]) -> list[int]:
-    """The drawing's plausible ``counts`` on ``axis`` with the halves that fit it too (``HALF_FITS`` of the
-    count's score), less the counts whose half is among them. Twice the true count can outscore it, as a
-    fairway's two lines lie near a quarter and three quarters of its square (10 x 10 plans with pale lines:
-    0.54 and 0.45 for 20, 0.47 and 0.40 for 10; on one axis 0.30 for 20 and 0.16 for 10); but the true
-    count's half, or the half of a count that is not the true one, puts its middles on the true lines and
-    scores nothing.
+    """The drawing's plausible ``counts`` on ``axis``, each whose half fits it too (``HALF_FITS`` of the count's
+    score) taken as that half. Twice the true count can outscore it, as a fairway's two lines lie near a quarter
+    and three quarters of its square (10 x 10 plans with pale lines: 0.54 and 0.45 for 20, 0.47 and 0.40 for 10;
+    on one axis 0.30 for 20 and 0.16 for 10); but the true count's half, or the half of a count that is not the
+    true one, puts its middles on the true lines and scores little. Each count is halved once at most, its half
+    not halved again: a 10 x 10 plan's rows scored 0.47 for 10, 0.35 for 20 and 0.25 for 5 (every other line),
+    and halving 20 to 10 and that to 5 read it as 5 x 5; as 10 and 5, the columns' 10 and the squares' shape
+    choose between them.
 
-    >>> axis = _Axis(0.0, 100.0, {20: 0.54, 10: 0.47, 7: 0.4, 18: 0.52, 9: 0.1, 27: 0.4})
-    >>> _undoubled(axis, [20, 10, 7]), _undoubled(axis, [18, 27])
-    ([7, 10], [18, 27])
+    >>> axis = _Axis(0.0, 100.0, {20: 0.54, 10: 0.47, 7: 0.4, 18: 0.52, 9: 0.1, 27: 0.4, 5: 0.25})
+    >>> _undoubled(axis, [20, 10, 7]), _undoubled(axis, [18, 27]), _undoubled(axis, [10])
+    ([5, 7, 10], [18, 27], [5])
     """
-    halves = {n // 2 for n in counts if n % 2 == 0 and axis.scores.get(n // 2, 0.0) >= HALF_FITS * axis.scores[n]}
-    pool = set(counts) | halves
-    return sorted(n for n in pool if n % 2 or n // 2 not in pool)
+    return sorted({n // 2 if n % 2 == 0 and axis.scores.get(n // 2, 0.0) >= HALF_FITS * axis.scores[n] else n
+                   for n in counts})
 
 
 def _agrees_on_an_axis(counts: tuple[int, int], rows: _Axis, cols: _Axis) -> bool:
