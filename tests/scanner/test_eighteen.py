@@ -589,11 +589,10 @@ def test_tee_greens_unsure_of_the_way_up_leave_it_to_their_digit_pieces(monkeypa
     assert fallen_back.orientation.confidence >= 0.9  # its digits settle it too
 
 
-def test_the_digit_pieces_way_up_stands_only_where_surer_than_the_whole_tee_greens(monkeypatch):
+def test_the_digit_pieces_way_up_stands_unless_it_names_another_less_surely_than_the_whole_tee_greens(monkeypatch):
     image = load_photo(REPO / "fixtures" / "sets" / "18-holes-phone" / "18-holes-phone-105-0001.jpg").image
     true_turns = eighteen.read_plan(image).orientation.turns
-    # the whole-square turn reader leaning a little to the true way up, unsure; no trees; the digit pieces surer
-    # still of another way up than they are of the whole-square reader's, or less sure of it
+    # the whole-square turn reader leaning a little to the true way up, unsure; no trees
     lean = np.full(5, 0.2)
     lean[true_turns] = 0.3
     monkeypatch.setattr(square_turn, "read_turns", lambda inks: np.tile(lean, (len(inks), 1)))
@@ -601,12 +600,17 @@ def test_the_digit_pieces_way_up_stands_only_where_surer_than_the_whole_tee_gree
     whole = eighteen.plan_turn([np.zeros((8, 8))] * 12, np.zeros(4))
     assert whole.turns == true_turns and 0.3 < whole.confidence < eighteen.planmod.EARLY_SURE
     pieces = eighteen.planmod.orientation_and_digits
-    for confidence, kept in ((whole.confidence - 0.1, true_turns), (whole.confidence + 0.1, (true_turns + 1) % 4)):
-        def elsewhere(*args, confidence=confidence):
+    # the digit pieces: (the way up they name, how surely) -> the way up and confidence the plan is read with
+    cases = {((true_turns + 1) % 4, whole.confidence - 0.1): (true_turns, whole.confidence),
+             ((true_turns + 1) % 4, whole.confidence + 0.1): ((true_turns + 1) % 4, whole.confidence + 0.1),
+             (true_turns, whole.confidence - 0.1): (true_turns, whole.confidence - 0.1)}
+    for (turns, confidence), kept in cases.items():
+        def named(*args, turns=turns, confidence=confidence):
             orient, probs = pieces(*args)
-            return eighteen.planmod.Orientation((true_turns + 1) % 4, orient.scores, confidence), probs
-        monkeypatch.setattr(eighteen.planmod, "orientation_and_digits", elsewhere)
-        assert eighteen.read_plan(image).orientation.turns == kept
+            return eighteen.planmod.Orientation(turns, orient.scores, confidence), probs
+        monkeypatch.setattr(eighteen.planmod, "orientation_and_digits", named)
+        read = eighteen.read_plan(image).orientation
+        assert (read.turns, read.confidence) == pytest.approx(kept)
 
 
 def test_a_photo_stored_a_quarter_turn_off_is_read_as_stored_and_its_reads_placed_on_the_photo_as_shown():

@@ -933,13 +933,15 @@ def read_plan(image: np.ndarray, cut_every_square: bool = False) -> PlanReading:
         return cands[square]
 
     # the whole squares' par digits settle which way is up when they agree surely (``square_turn``); when they do
-    # not, the first squares' digit pieces, read at all four turns, which stand if they are the surer (a plan's tiny,
-    # faint digits: whole, 3 turns at 0.72; their pieces, 2 turns at 0.39, every square then read wrong)
+    # not, the first squares' digit pieces, read at all four turns, which stand unless they name another way up less
+    # surely (a plan's tiny, faint digits: whole, 3 turns at 0.72; their pieces, 2 turns at 0.39, every square then
+    # read wrong). Where both name one way up, the pieces say how surely: the whole squares' surer word would leave
+    # unflagged the reads of a hard photo that only its doubted way up had flagged (0.87 against 0.94)
     up_votes = _tree_votes(trees, patches)
     orient, probs = plan_turn(list(inks.values()), up_votes), {}
     if orient.confidence < planmod.EARLY_SURE:
         pieced, probs = planmod.orientation_and_digits(list(inks), pieces, up_votes)
-        orient = max(orient, pieced, key=lambda o: o.confidence)
+        orient = orient if pieced.turns != orient.turns and orient.confidence > pieced.confidence else pieced
     turns = orient.turns
     # each tee/green read whole, turned upright: its par (``square_par``), its tee and green edges (``square_edges``)
     whole = whole_readings({sq: np.rot90(ink, turns) for sq, ink in inks.items()})
