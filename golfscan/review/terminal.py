@@ -56,8 +56,13 @@ def review_in_terminal(
     crops: Path | None = None,
     show_inline: bool | None = None,
 ) -> int:
-    """Walk the doubtful reads of every photo; returns how many reads were changed or confirmed."""
-    crops = crops or Path(tempfile.mkdtemp(prefix="golfscan-review-"))
+    """Walk the doubtful reads of every photo; returns how many reads were changed or confirmed.
+
+    Close-ups go to ``crops``; without it, to a temporary folder removed when the review ends.
+    """
+    if crops is None:
+        with tempfile.TemporaryDirectory(prefix="golfscan-review-") as scratch:
+            return review_in_terminal(session, ask, say, Path(scratch), show_inline)
     show_inline = sys.stdout.isatty() if show_inline is None else show_inline
     done = 0
     for entry in session.photos():
