@@ -110,6 +110,19 @@ class Lattice:
         p = np.concatenate([2 * p[:, :1] - p[:, 1:2], p, 2 * p[:, -1:] - p[:, -2:-1]], axis=1)
         return Lattice(p, self.line_support)
 
+    @classmethod
+    def even(cls, corners: np.ndarray, rows: int, cols: int) -> Lattice:
+        """Evenly spaced lines between the outer corners TL, TR, BR, BL (support unknown: 0).
+
+        >>> Lattice.even(np.float32([[0, 0], [30, 0], [30, 20], [0, 20]]), 2, 3).points[1, :, 0].tolist()
+        [0.0, 10.0, 20.0, 30.0]
+        """
+        tl, tr, br, bl = np.asarray(corners, np.float64)
+        across = np.linspace(0.0, 1.0, cols + 1)[None, :, None]
+        down = np.linspace(0.0, 1.0, rows + 1)[:, None, None]
+        top, bottom = tl + (tr - tl) * across, bl + (br - bl) * across
+        return cls(top + (bottom - top) * down, 0.0)
+
     def draw(self, image: np.ndarray, color=(0, 200, 0)) -> np.ndarray:
         out = image.copy() if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
         pts = np.round(self.points).astype(np.int32)
@@ -776,13 +789,15 @@ def _weighted_polyfit(x: np.ndarray, y: np.ndarray, weights: np.ndarray, deg: in
 
 
 def find_lattice(image: np.ndarray, outline: tuple[float, float, float, float] | None = None,
-                 aspect: float | None = None, drawn_on: Callable[[], bool] | None = None) -> Lattice:
+                 aspect: float | None = None, drawn_on: Callable[[], bool] | None = None,
+                 counts: tuple[int, int] | None = None) -> Lattice:
     """Rows, columns and every line crossing of the grid in a rectified image (colour or grey).
 
     ``outline`` (left, top, right, bottom) is where the outer grid lines are expected, if known;
     ``aspect`` the expected rows / cols (the grid's height / width in the photo: squares are square);
     ``drawn_on``, whether the grid is a sheet players draw on (asked only where the drawing's count may overrule
-    the lines' for lying on the drawing: cards' pictures keep to no squares' middles).
+    the lines' for lying on the drawing: cards' pictures keep to no squares' middles); ``counts``, the (rows, cols)
+    to place the lines of, when they are known already.
     """
     h, w = image.shape[:2]
     x0, y0, x1, y1 = (0, 0, w, h) if outline is None else (int(v) for v in outline)
@@ -804,7 +819,9 @@ def find_lattice(image: np.ndarray, outline: tuple[float, float, float, float] |
     except ScanError:
         row_axis, col_axis, (rows, cols) = axes(horiz, vert)
     tops = max(row_axis.scores.values()), max(col_axis.scores.values())
-    if outline is not None and min(tops) < FAINT_PRINT:
+    if counts is not None:
+        rows, cols = counts
+    elif outline is not None and min(tops) < FAINT_PRINT:
         drawn = _drawing_counts(image, inside, row_axis, col_axis, aspect)
         # with one axis's lines clear, the drawing is taken only where its count is one the lines bear out on an axis
         # (a washed-out 11 x 8 plan, heavy fairways along its rows: its lines scored 3 rows at 0.45 and 8 columns at

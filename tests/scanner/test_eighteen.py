@@ -634,3 +634,25 @@ def test_a_photo_stored_a_quarter_turn_off_is_read_as_stored_and_its_reads_place
     assert as_stored.overlay.shape == shown.shape
     corners = np.float64(as_stored.board["source"]["grid_corners"])
     assert corners.min() >= 0 and (corners.max(axis=0) < shown.shape[1::-1]).all()
+
+
+def test_a_count_poorly_borne_out_gives_way_to_the_one_the_drawing_fits():
+    """Below ``FIT_CHECK`` a lattice's count is checked against the drawing: a row too many reads the squares across
+    the strokes and gives way to the right count; the right count, however poorly its lines are borne out, stands."""
+    from dataclasses import replace
+
+    image = load_photo(REPO / "fixtures" / "sets" / "18-holes-phone" / "18-holes-phone-105-0001.jpg").image
+    right = eighteen.find_geometry(image)
+    counts = (right.lattice.rows, right.lattice.cols)
+    quad = eighteen.GridQuad(right.rectified.to_photo(right.lattice.corners()).astype(np.float32), 0, 0.0)
+
+    def poorly_borne_out(geo):
+        return replace(geo, lattice=replace(geo.lattice, line_support=0.5))
+
+    a_row_too_many = poorly_borne_out(eighteen._geometry(image, quad, (counts[0] + 1, counts[1])))
+    fitted = eighteen._drawing_fitted(image, a_row_too_many)
+    assert (fitted.lattice.rows, fitted.lattice.cols) == counts
+    kept = poorly_borne_out(right)
+    assert eighteen._drawing_fitted(image, kept) is kept
+    well_borne_out = replace(a_row_too_many, lattice=replace(a_row_too_many.lattice, line_support=eighteen.FIT_CHECK))
+    assert eighteen._drawing_fitted(image, well_borne_out) is well_borne_out

@@ -153,17 +153,22 @@ def _weights() -> dict[str, np.ndarray]:
         return {k: data[k] for k in data.files}
 
 
-def kind_probabilities(patches, measured: list[CellFeatures], threshold: float) -> np.ndarray:
-    """(N, len(KINDS)) probabilities for N ink patches with their measurements (which do not depend on
-    the patch's quarter turn: edge crossings and diagonals are sorted, pieces counted), pooled with the picture
-    network's reading of the patches (``pooled_kinds``) where the measurements leave them less sure than
-    ``MEASURED_SURE``."""
+def measured_probabilities(patches, measured: list[CellFeatures], threshold: float) -> np.ndarray:
+    """(N, len(KINDS)) probabilities from the measurements' network alone: the quick reading."""
     w = _weights()
     # Each square is read in its four quarter turns and the readings averaged: the kind of a square does
     # not depend on which way the photo was taken, and neither does the answer then.
     x = describe(patches, measured, threshold, (0, 1, 2, 3))
     hidden = np.maximum(((x - w["mean"]) / w["scale"]) @ w["w1"] + w["b1"], 0.0)
-    p = softmax((hidden @ w["w2"] + w["b2"]) / TEMPERATURE).reshape(len(measured), 4, -1).mean(axis=1)
+    return softmax((hidden @ w["w2"] + w["b2"]) / TEMPERATURE).reshape(len(measured), 4, -1).mean(axis=1)
+
+
+def kind_probabilities(patches, measured: list[CellFeatures], threshold: float) -> np.ndarray:
+    """(N, len(KINDS)) probabilities for N ink patches with their measurements (which do not depend on
+    the patch's quarter turn: edge crossings and diagonals are sorted, pieces counted), pooled with the picture
+    network's reading of the patches (``pooled_kinds``) where the measurements leave them less sure than
+    ``MEASURED_SURE``."""
+    p = measured_probabilities(patches, measured, threshold)
     pictured = p.copy()  # pooled with itself, a reading stays as it is
     unsure = np.flatnonzero(p.max(axis=1) < MEASURED_SURE)
     if len(unsure):
