@@ -1,7 +1,8 @@
 """18 Holes: Course Architect - photo of a pen-drawn course plan -> board file.
 
 Pipeline: locate the printed grid (``scanner.locate``), rectify it (``scanner.rectify``), find its rows and
-columns (``scanner.grid``), cut out every square as an ink patch (``scanner.cells``) with shade lifted, measure
+columns (``scanner.grid``; where the photo bears its lines out poorly, the count checked by how surely the squares
+read, ``_drawing_fitted``), cut out every square as an ink patch (``scanner.cells``) with shade lifted, measure
 each square (``features``), tell its kind (``squares``, a small network) and read its edges (``classify``),
 read the par digits (``parmarks``, ``digits``), find which way is up from the par digits and trees, read each
 par and each tee/green's tee and green edges again from the whole square (``square_par``, ``square_edges``,
