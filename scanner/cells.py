@@ -100,11 +100,15 @@ def wide_blur(image: np.ndarray, sigma: float) -> np.ndarray:
 
 def cut_cells(image: np.ndarray, lattice: Lattice, size: int) -> np.ndarray:
     """Every square as a ``size`` x ``size`` patch: array (rows, cols, size, size[, channels])."""
-    dst = np.float32([[0, 0], [size, 0], [size, size], [0, size]])
     out = np.zeros((lattice.rows, lattice.cols, size, size) + image.shape[2:], image.dtype)
     for r in range(lattice.rows):
         for c in range(lattice.cols):
-            h = cv2.getPerspectiveTransform(lattice.cell_quad(r, c), dst)
-            out[r, c] = cv2.warpPerspective(image, h, (size, size), flags=cv2.INTER_LINEAR,
-                                            borderMode=cv2.BORDER_REPLICATE)
+            out[r, c] = cut_cell(image, lattice.cell_quad(r, c), size)
     return out
+
+
+def cut_cell(image: np.ndarray, quad: np.ndarray, size: int) -> np.ndarray:
+    """The quadrilateral ``quad`` (TL, TR, BR, BL, float32) of ``image`` as a ``size`` x ``size`` patch."""
+    square = np.float32([[0, 0], [size, 0], [size, size], [0, size]])
+    return cv2.warpPerspective(image, cv2.getPerspectiveTransform(quad, square), (size, size), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)

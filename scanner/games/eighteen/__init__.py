@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 from scipy.ndimage import percentile_filter
 
-from scanner.cells import BORDER, cut_cells, ink_map
+from scanner.cells import BORDER, cut_cell, cut_cells, ink_map
 from scanner.debug import Debug
 from scanner.errors import ScanError
 from scanner.games.eighteen import plan as planmod
@@ -262,10 +262,7 @@ def _sampled_fit(ink: np.ndarray, lattice: Lattice) -> float:
     squares, spread evenly over it: a quick judge of a count."""
     rows, cols = (np.unique(np.round(np.linspace(0, n - 1, min(n, FIT_SAMPLE))).astype(int))
                   for n in (lattice.rows, lattice.cols))
-    square = np.float32([[0, 0], [CELL, 0], [CELL, CELL], [0, CELL]])
-    patches = np.stack([cv2.warpPerspective(ink, cv2.getPerspectiveTransform(lattice.cell_quad(r, c), square),
-                                            (CELL, CELL), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-                        for r in rows for c in cols])
+    patches = np.stack([cut_cell(ink, lattice.cell_quad(r, c), CELL) for r in rows for c in cols])
     threshold = _ink_threshold(patches[None])
     probs = measured_probabilities(patches, measure_all(patches, threshold), threshold)
     return float(np.mean(np.log(probs.max(axis=1))))
