@@ -410,9 +410,11 @@ def _rhythm(profile: np.ndarray, first: float, last: float, count: int) -> float
 
 
 BARE_CROSSING = 0.2  # most share of outer rows' crossing line segments confirmed for them to be no rows of the
-# grid, when their outer lines are confirmed on less than ``BARE_RIM`` of their segments too: an outline pulled out
-# over a sheet's title box, two rows below the grid (a phone plan: 0.00 and 0.40 for the last row). Squares blacked
-# out along the grid's edge hide its crossing lines, not its outer line (a column at 0.11 and 1.0) ...
+# grid, when their outer lines, or the outermost alone, are confirmed on less than ``BARE_RIM`` of their segments
+# too: an outline pulled out over a sheet's title box, two rows below the grid (a phone plan: 0.00 and 0.40 for the
+# last row), or two above it, the box's edge between them (0.4 on the rim, 0.6 within: read 12 x 10 for 10 x 10).
+# Squares blacked out along the grid's edge hide its crossing lines, not its outer line (a column at 0.11 and 1.0);
+# nor do glare or hazards drawn along it (three rows without crossings, their lines 1.0, 0.33 and 0.33) ...
 BARE_RIM = 0.5
 DARK_ROW = 0.5  # ... and each of them no more than this share dark (``DARK_LEVEL``): a row blacked out over its
 # lines hides them all, and is still a row of the grid
@@ -433,6 +435,11 @@ def confirmed_span(image: np.ndarray, lattice: Lattice) -> tuple[slice, slice]:
     (slice(0, 2, None), slice(0, 4, None))
     >>> confirmed_span(np.where(np.arange(40)[:, None] > 20, 30, paper), Lattice(points, 0.8, (rows, cols)))
     (slice(0, 3, None), slice(0, 4, None))
+    >>> taller = np.stack(np.meshgrid(np.arange(0.0, 50, 10), np.arange(0.0, 60, 10)), axis=-1)  # 5 x 4 squares
+    >>> rows, cols = np.ones((6, 4), bool), np.ones((5, 5), bool)
+    >>> rows[0], cols[:, :2] = False, False  # the top two rows: no crossing lines, a title box's edge between them
+    >>> confirmed_span(np.full((60, 50), 230, np.uint8), Lattice(taller, 0.8, (rows, cols)))
+    (slice(2, 5, None), slice(0, 4, None))
     """
     if lattice.confirmed is None:
         return slice(0, lattice.rows), slice(0, lattice.cols)
@@ -455,12 +462,12 @@ def confirmed_span(image: np.ndarray, lattice: Lattice) -> tuple[slice, slice]:
         own segments (bands + 1 lines); ``axis``: 0 for rows, 1 for columns."""
         n = len(crossing)
 
-        def bare(bands: slice, outer: slice) -> bool:
-            return (crossing[bands].mean() < BARE_CROSSING and lines[outer].mean() < BARE_RIM
+        def bare(bands: slice, outer: slice, rim: int) -> bool:  # a title box's edge runs on the rim or within
+            return (crossing[bands].mean() < BARE_CROSSING and min(lines[outer].mean(), lines[rim].mean()) < BARE_RIM
                     and max(dark_shares()[axis][bands]) <= DARK_ROW)
 
-        first = max((k for k in range(1, n - 1) if bare(slice(0, k), slice(0, k))), default=0)
-        cut = max((k for k in range(1, n - 1 - first) if bare(slice(n - k, n), slice(n + 1 - k, n + 1))), default=0)
+        first = max((k for k in range(1, n - 1) if bare(slice(0, k), slice(0, k), 0)), default=0)
+        cut = max((k for k in range(1, n - 1 - first) if bare(slice(n - k, n), slice(n + 1 - k, n + 1), n)), default=0)
         return slice(first, n - cut)
 
     return span(vertical[1:-1].T, horizontal, 0), span(horizontal[1:-1].T, vertical, 1)

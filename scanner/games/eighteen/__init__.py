@@ -286,7 +286,8 @@ def _rim_trimmed(image: np.ndarray, geo: Geometry) -> Geometry:
     three rows hold hazards alone was cut to 7 x 10 at 0.86, and stands uncut. Only a well confirmed lattice
     (``GRID_SURE``) is cut: lines poorly confirmed all over say nothing of where the grid ends (plans at 0.25-0.35
     were cut down to 2 x 2). Of 3,479 plans (phone seeds 23602-25102, hard photos, another hand's), those two
-    were the lattices cut."""
+    were the lattices cut; of 4,666 (phone seeds 22902-25602 and the same others), once a bare band's outermost line
+    alone may show it bare (``grid.BARE_CROSSING``), one more: a plan read 12 x 10 at 0.88, cut to 10 x 10 at 0.99."""
     cut = geo
     while cut.lattice.line_support >= GRID_SURE:
         rows, cols = confirmed_span(cut.rectified.image, cut.lattice)
