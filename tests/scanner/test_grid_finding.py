@@ -778,18 +778,27 @@ def test_a_small_grid_twice_the_detail_breaks_apart_is_read_at_the_usual_detail(
         eighteen.find_geometry(photo.copy())
 
 
-def test_an_outline_pulled_out_over_the_title_box_is_cut_back_to_the_squares_whose_lines_are_there(monkeypatch):
-    # a stroke reaching the sheet's title box below the grid pulled a plan's outline out over it, and the box's
-    # lines bore out a 12 x 10 lattice for its 10 x 10 grid
+@pytest.mark.parametrize("side", ["below", "above"])
+def test_an_outline_pulled_out_over_the_title_box_is_cut_back_to_the_squares_whose_lines_are_there(monkeypatch, side):
+    # a stroke reaching the sheet's title box pulled a plan's outline out over it, and the box's lines bore out a
+    # 12 x 10 lattice for its 10 x 10 grid: below the grid, the box's edge on the outline's rim; above it, the
+    # box's edge between the two rows it added, the rim line there only in part
     from scanner.games import eighteen
     from scanner.locate import GridQuad
 
     photo = paper_with_grid(np.full((700, 800, 3), 60, np.uint8))
     x0, y0, x1, y1 = GRID
     pitch = (y1 - y0) // 10
-    cv2.rectangle(photo, (x0 + 5 * pitch, y1 + 8), (x1, y1 + 2 * pitch), (90, 90, 90), 1)  # the title box
-    cv2.putText(photo, "Title", (x0 + 10, y1 + 45), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (90, 90, 90), 2)
-    pulled = np.float32([[x0, y0], [x1, y0], [x1, y1 + 2 * pitch], [x0, y1 + 2 * pitch]])
+    if side == "below":
+        cv2.rectangle(photo, (x0 + 5 * pitch, y1 + 8), (x1, y1 + 2 * pitch), (90, 90, 90), 1)  # the title box
+        cv2.putText(photo, "Title", (x0 + 10, y1 + 45), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (90, 90, 90), 2)
+        pulled = np.float32([[x0, y0], [x1, y0], [x1, y1 + 2 * pitch], [x0, y1 + 2 * pitch]])
+    else:
+        cv2.rectangle(photo, (x0 - 60, y0 - 4 * pitch), (x1 + 60, y0), (232, 232, 232), -1)  # more paper above
+        cv2.line(photo, (x0 + 6 * pitch, y0 - 2 * pitch), (x1, y0 - 2 * pitch), (90, 90, 90), 1)
+        cv2.line(photo, (x0, y0 - pitch), (x1, y0 - pitch), (90, 90, 90), 1)  # the box's edge, between the rows
+        cv2.putText(photo, "Title", (x0 + 10, y0 - 2 * pitch + 22), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (90, 90, 90), 2)
+        pulled = np.float32([[x0, y0 - 2 * pitch], [x1, y0 - 2 * pitch], [x1, y1], [x0, y1]])
     monkeypatch.setattr(eighteen, "find_grid_quad", lambda image, *args, **kwargs: GridQuad(pulled, 1000, 0.2))
     found = eighteen._found_geometry(photo)
     assert (found.lattice.rows, found.lattice.cols) == (12, 10)  # the outline's own lattice, as the plan once read
