@@ -59,6 +59,17 @@ def test_each_triangle_connects_through_the_edge_its_stub_lines_run_from():
     assert joined.value == alone.value and joined.confidence > eighteen.FLAG_BELOW
 
 
+def test_a_tee_green_whose_sides_are_a_toss_up_offers_them_swapped_at_even_odds():
+    guess = read_square(measure(_teegreen_ink(), 0.3), np.eye(len(KINDS))[KINDS.index("teegreen")])
+    read = resolve_teegreen([[guess]], 0, 0, DigitRead(4, 0.95, None))  # no piece placed: nothing tells the tee
+    assert "tee and green may be swapped" in read.note and read.confidence < eighteen.FLAG_BELOW
+    swapped, chance = read.alternatives[0]
+    assert (swapped["tee_edge"], swapped["green_edge"]) == (read.value["green_edge"], read.value["tee_edge"])
+    assert swapped["par"] == 4 and chance == 0.5
+    placed = resolve_teegreen([[guess]], 0, 0, DigitRead(4, 0.99, (0.2, 0.6), digit_like=0.99))  # beside the W stub
+    assert (placed.value["tee_edge"], placed.alternatives) == ("W", guess.alternatives)
+
+
 def _crossed_teegreen_ink() -> np.ndarray:
     """Both diagonals inked alike (the other one shaded over, say), a stub of two lines from N and one from E."""
     ink = np.zeros((64, 64), np.float32)
@@ -98,6 +109,7 @@ def test_a_fairway_over_a_corner_to_corner_line_with_a_sure_par_in_it_is_a_tee_g
     resolved = resolve_teegreen([[teegreen]], 0, 0, digit)
     assert (resolved.value["tee_edge"], resolved.value["green_edge"], resolved.value["par"]) == ("W", "N", 4)
     assert "par digit beside" in resolved.note and resolved.confidence < eighteen.FLAG_BELOW
+    assert fairway.value in [value for value, _ in resolved.alternatives]  # still offered
 
 
 def test_a_fairway_stays_without_a_par_or_with_both_edges_on_one_side_of_the_line():

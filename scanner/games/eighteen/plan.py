@@ -39,7 +39,7 @@ import numpy as np
 
 from rules.eighteen.board import parse
 from rules.eighteen.tracing import trace_holes
-from scanner.games.eighteen.classify import HALVES, SPLIT_DOUBT, Guess, stub_halves, sure
+from scanner.games.eighteen.classify import ALTERNATIVE, HALVES, SPLIT_DOUBT, Guess, stub_halves, sure
 from scanner.games.eighteen.digits import LABELS, PAR, Candidate, read_rotations, read_turned, softmax, steady
 from scanner.games.eighteen.features import EDGES, MARGIN, CellFeatures
 from scanner.games.eighteen.square_edges import CLASSES as EDGE_PAIRS
@@ -668,8 +668,9 @@ def tee_sides(guesses: list[list[Guess]], digits: dict[tuple[int, int], DigitRea
 
 def resolve_teegreen(guesses: list[list[Guess]], r: int, c: int, digit: DigitRead,
                      side: tuple[int, float] | None = None) -> Guess:
-    """Tee edge, green edge and par of a tee/green square (rectified frame), with a confidence. ``side`` is
-    the tee triangle and its confidence (``tee_sides``); without it, the square's own digit decides."""
+    """Tee edge, green edge and par of a tee/green square (rectified frame), with a confidence, and the reading
+    with tee and green swapped offered beside the square's own alternatives. ``side`` is the tee triangle and its
+    confidence (``tee_sides``); without it, the square's own digit decides."""
     g = guesses[r][c]
     chosen, sureness = triangle_edges(guesses, r, c)
     notes = [g.note] if g.note else []
@@ -685,7 +686,13 @@ def resolve_teegreen(guesses: list[list[Guess]], r: int, c: int, digit: DigitRea
         notes.append("par digit unreadable")
     value = {"k": "teegreen", "green_edge": chosen[1 - tee_half], "tee_edge": chosen[tee_half], "par": digit.par}
     confidence = min([g.confidence, side_conf, *sureness])
-    return Guess(value, confidence, note="; ".join(notes), diagonal=g.diagonal, halves=g.halves)
+    # the side's sureness is a tanh of its evidence (0 for a toss-up): the other side is (1 - it) / 2 likely, and
+    # offered with it, a person's one click from the swapped reading
+    swapped = value | {"green_edge": value["tee_edge"], "tee_edge": value["green_edge"]}
+    other_side = (1.0 - side_conf) / 2
+    offered = ((swapped, other_side),) if other_side >= ALTERNATIVE else ()
+    return Guess(value, confidence, offered + g.alternatives, note="; ".join(notes), diagonal=g.diagonal,
+                 halves=g.halves)
 
 
 def rotate_value(value: dict, turns: int) -> dict:
