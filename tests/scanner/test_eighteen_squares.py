@@ -391,3 +391,16 @@ def test_a_scribble_readers_material_is_the_squares_scribbled_out_and_the_most_i
     for chosen in group_heavy:
         assert list(chosen) == sorted(chosen, reverse=True)
     assert name == "hazard" or len(group_heavy[1]) == reader.heavy  # the fairway reader learns shaded fairways
+
+
+def test_a_fairway_whose_strokes_reach_three_edges_alike_offers_the_other_two_pairs_alike():
+    ink = np.zeros((64, 64), np.float32)
+    cv2.line(ink, (0, 32), (63, 32), 1.0, 3)  # W to E
+    cv2.line(ink, (32, 0), (32, 32), 1.0, 3)  # and N down to it: a T, hatching run on to a third edge, say
+    read = read_square(measure(cv2.GaussianBlur(ink, (0, 0), 0.8), 0.3), np.eye(len(KINDS))[KINDS.index("fairway")])
+    assert read.confidence < eighteen.FLAG_BELOW
+    offered = {tuple(value["edges"]): chance for value, chance in read.alternatives}
+    pairs = {("N", "E"), ("E", "W"), ("N", "W")}
+    assert set(offered) | {tuple(read.value["edges"])} == pairs and len(offered) == 2
+    first, second = offered.values()
+    assert abs(first - second) < 0.05 and first + second + read.confidence == pytest.approx(1.0)

@@ -68,11 +68,16 @@ class Guess:
 
 
 def _fairway(f: CellFeatures) -> tuple[dict, float, tuple]:
-    """The two edges the fairway's strokes reach, sure by how much the second beats the third."""
+    """The two edges the fairway's strokes reach, sure by how much the second beats the third; the third offered
+    in place of either, in place of the first as likely as the first and the second are alike (a tie, even odds).
+    """
     evidence = sorted(((f.crossings[e].extent, e) for e in EDGES), reverse=True)
-    (_, a), (eb, b), (ec, third), _ = evidence
+    (ea, a), (eb, b), (ec, third), _ = evidence
     conf = sure(eb - ec, FAIRWAY_GAP, 0.03)
-    alternatives = (({"k": "fairway", "edges": sorted((a, third), key=EDGES.index)}, 1 - conf),)
+    first_stays = sure(ea - eb, 0.0, 0.03)
+    pairs = (((a, third), (1 - conf) * first_stays), ((b, third), (1 - conf) * (1 - first_stays)))
+    alternatives = tuple(({"k": "fairway", "edges": sorted(pair, key=EDGES.index)}, p) for pair, p in pairs
+                         if p >= ALTERNATIVE)
     return {"k": "fairway", "edges": sorted((a, b), key=EDGES.index)}, conf, alternatives
 
 
