@@ -480,12 +480,14 @@ def fairway_from_neighbours(squares: list[list[Guess]], r: int, c: int, doubt: f
     """A doubtful fairway (read less surely than ``doubt``) turned to the edges its neighbours join it by,
     when exactly two do and the strokes chose otherwise; else the reading as it was. Hatching that reaches a
     third edge leads the strokes astray, and a fairway runs on into the squares beside it. Still flagged,
-    the strokes' edges offered.
+    the strokes' edges offered (and no longer the joined edges, if the strokes offered them).
 
     >>> straight = Guess({"k": "fairway", "edges": ["E", "W"]}, 0.9)
-    >>> squares = [[straight, Guess({"k": "fairway", "edges": ["N", "E"]}, 0.3), straight]]
-    >>> fairway_from_neighbours(squares, 0, 1).value
-    {'k': 'fairway', 'edges': ['E', 'W']}
+    >>> doubtful = Guess({"k": "fairway", "edges": ["N", "E"]}, 0.3, ((straight.value, 0.35), ({"k": "tree"}, 0.1)))
+    >>> squares = [[straight, doubtful, straight]]
+    >>> joined = fairway_from_neighbours(squares, 0, 1)
+    >>> joined.value, [value.get("edges", value["k"]) for value, _ in joined.alternatives]
+    ({'k': 'fairway', 'edges': ['E', 'W']}, [['N', 'E'], 'tree'])
     >>> fairway_from_neighbours(squares, 0, 0) is straight
     True
     """
@@ -495,7 +497,9 @@ def fairway_from_neighbours(squares: list[list[Guess]], r: int, c: int, doubt: f
     joined = [e for e in EDGES if connects(squares, r, c, e) >= 1.0]
     if len(joined) != 2 or joined == g.value["edges"]:
         return g
-    return replace(g, value={"k": "fairway", "edges": joined}, alternatives=((g.value, g.confidence), *g.alternatives),
+    through = {"k": "fairway", "edges": joined}
+    others = (alt for alt in g.alternatives if alt[0] != through)
+    return replace(g, value=through, alternatives=((g.value, g.confidence), *others),
                    note="edges from the squares that join it")
 
 
