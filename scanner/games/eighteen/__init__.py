@@ -29,6 +29,7 @@ from scanner.debug import Debug
 from scanner.errors import ScanError
 from scanner.games.eighteen import plan as planmod
 from scanner.games.eighteen.classify import BARE, Guess, read_square, sure
+from scanner.games.eighteen.fairway_edges import ASK, image_context, read_fairways, with_whole_reading
 from scanner.games.eighteen.features import EDGES, CellFeatures, binarize, measure_all
 from scanner.games.eighteen.features import MARGIN as LINE_MARGIN
 from scanner.games.eighteen.parmarks import CROP, ink_candidates, square_ink
@@ -1165,6 +1166,12 @@ def read_plan(image: np.ndarray, cut_every_square: bool = False) -> PlanReading:
         final[r][c] = scribble_verdict(final[r][c], float(chance), sure)
     settled = [list(row) for row in final]  # each doubtful fairway judged by its neighbours as they were read
     final = [[planmod.fairway_from_neighbours(settled, r, c) for c in range(cols)] for r in range(rows)]
+    # a fairway still in doubt is read whole, with the ends of its neighbours (``fairway_edges``)
+    doubtful = [(r, c) for r in range(rows) for c in range(cols)
+                if final[r][c].value["k"] == "fairway" and final[r][c].confidence < ASK]
+    edge_pairs = read_fairways(image_context(image, [rect.to_photo(lattice.cell_quad(r, c)) for r, c in doubtful]))
+    for (r, c), pair_probs in zip(doubtful, edge_pairs, strict=True):
+        final[r][c] = with_whole_reading(final[r][c], pair_probs)
     final = [[lone_peak(final, r, c) for c in range(cols)] for r in range(rows)]
     final = [[joined_mountain(final, r, c) for c in range(cols)] for r in range(rows)]
     final = walled_in_shade(final, cut.shade / threshold)
