@@ -7,7 +7,7 @@ each square (``features``), tell its kind (``squares``, a small network) and rea
 read the par digits (``parmarks``, ``digits``), find which way is up from the par digits and trees, read each
 par and each tee/green's tee and green edges again from the whole square (``square_par``, ``square_edges``,
 which also settles a diagonal the strokes cannot tell) and settle tee/green sides and doubtful fairways' edges
-(``plan``), then write the board with a review entry for every doubtful read. The sheet's printed gorse is told
+(``plan``, then ``fairway_edges``: the square read whole with its neighbours' ends), then write the board with a review entry for every doubtful read. The sheet's printed gorse is told
 from drawings by its twin (``plan.printed_twins``) and by its colour (``printcolour``: a print of another colour
 than the pen's, bare or with a drawing over it, read from the pen's strokes alone); squares inked as a scribble
 may be are asked of the scribble readers (``scribbles``).
