@@ -6,8 +6,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-
 from paths import REPO
+
 from scanner.games.eighteen.fairway_edges import CLASSES, image_context, label, read_fairways
 from scanner.games.eighteen.truth_photos import with_truth
 
