@@ -44,13 +44,13 @@ import numpy as np
 from scanner.games.eighteen.classify import Guess
 from scanner.games.eighteen.digits import run_net
 from scanner.games.eighteen.features import EDGES
-from scanner.games.eighteen.parmarks import square_ink
+from scanner.games.eighteen.parmarks import PAD, square_ink
 from scanner.games.eighteen.square_par import inputs
 
 MODEL = Path(__file__).with_name("fairway_edges.onnx")
 CLASSES = tuple((a, b) for i, a in enumerate(EDGES) for b in EDGES[i + 1:])
 SIDE = 64  # the crop (square and margin) is shrunk to this many pixels a side
-CONTEXT = 0.3  # margin of the crop beyond the square on every side, share of the side (past ``parmarks.PAD``)
+CONTEXT = 0.3  # margin of the crop beyond the square on every side, share of the side
 LAYOUT = 4  # regions a side kept by the network's last pooling
 WIDTHS = (16, 32, 64, 64, 96)  # channels of its five convolutions (``square_par.network``)
 PER_PHOTO = 12  # fairways taken at random from each training photo
@@ -62,9 +62,8 @@ SWITCH = 0.8  # ... and take the reader's pair when it is at least this sure of 
 
 def image_context(image: np.ndarray, quads: list[np.ndarray]) -> list[np.ndarray]:
     """Ink crops (``parmarks.square_ink``) of squares (corners TL, TR, BR, BL in ``image``'s pixels), each with a
-    margin of ``CONTEXT`` of the side beyond the square."""
-    from scanner.games.eighteen.parmarks import PAD
-
+    margin of ``CONTEXT`` of the side beyond the square: each square grown so that ``square_ink``'s own margin
+    (``PAD``) reaches that far."""
     grown = []
     for quad in quads:
         centre = quad.mean(axis=0)
