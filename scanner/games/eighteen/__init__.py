@@ -1,16 +1,17 @@
 """18 Holes: Course Architect - photo of a pen-drawn course plan -> board file.
 
 Pipeline: locate the printed grid (``scanner.locate``), rectify it (``scanner.rectify``), find its rows and
-columns (``scanner.grid``; where the photo bears its lines out poorly, the count checked by how surely the squares
-read, ``_drawing_fitted``), cut out every square as an ink patch (``scanner.cells``) with shade lifted, measure
-each square (``features``), tell its kind (``squares``, a small network) and read its edges (``classify``),
-read the par digits (``parmarks``, ``digits``), find which way is up from the par digits and trees, read each
-par and each tee/green's tee and green edges again from the whole square (``square_par``, ``square_edges``,
-which also settles a diagonal the strokes cannot tell) and settle tee/green sides and doubtful fairways' edges
-(``plan``, then ``fairway_edges``: the square read whole with its neighbours' ends), then write the board with a review entry for every doubtful read. The sheet's printed gorse is told
-from drawings by its twin (``plan.printed_twins``) and by its colour (``printcolour``: a print of another colour
-than the pen's, bare or with a drawing over it, read from the pen's strokes alone); squares inked as a scribble
-may be are asked of the scribble readers (``scribbles``).
+columns (``scanner.grid``; where the photo bears its lines out poorly, the count checked by how surely the
+squares read, ``_drawing_fitted``), cut out every square as an ink patch (``scanner.cells``) with shade lifted,
+measure each square (``features``), tell its kind (``squares``, a small network) and read its edges
+(``classify``), read the par digits (``parmarks``, ``digits``), find which way is up from the par digits and
+trees, read each par and each tee/green's tee and green edges again from the whole square (``square_par``,
+``square_edges``, which also settles a diagonal the strokes cannot tell) and settle tee/green sides and doubtful
+fairways' edges (``plan``, then ``fairway_edges``: the square read whole with its neighbours' ends), then write
+the board with a review entry for every doubtful read. The sheet's printed gorse is told from drawings by its
+twin (``plan.printed_twins``) and by its colour (``printcolour``: a print of another colour than the pen's, bare
+or with a drawing over it, read from the pen's strokes alone); squares inked as a scribble may be are asked of
+the scribble readers (``scribbles``).
 """
 
 from __future__ import annotations
@@ -1133,19 +1134,21 @@ def read_plan(image: np.ndarray, cut_every_square: bool = False) -> PlanReading:
             final[r][c] = lone_gorse(final[r][c])
     pieced = planmod.read_pars({sq: (cands[sq], probs[sq]) for sq in inks if sq in located}, turns)
     digit_reads = {sq: pieced.get(sq, planmod.NOT_CUT) for sq in inks}
-    # a fairway over a corner-to-corner line with a par digit in it is a tee/green whose split the network missed
+    # a fairway over a corner-to-corner line with a par digit in it is a tee/green whose split the network missed,
+    # unless the whole square, read as a tee/green is, shows neither a par digit nor a tee/green surely
     for r, c in [(r, c) for r in range(rows) for c in range(cols) if planmod.may_be_teegreen(final[r][c])]:
         ink = full_detail(r, c)
         found = ink_candidates(ink, threshold)
         digit = planmod.read_par(found, planmod.digit_probabilities(found, turns), turns)
         teegreen = planmod.par_in_fairway(final[r][c], digit)
-        if teegreen is not None:
+        if teegreen is None:
+            continue
+        read_whole = whole_readings({(r, c): np.rot90(ink, turns)})[r, c]
+        if not planmod.unmarked(*read_whole):  # else the digit is some other stroke of the fairway
             guesses[r][c] = final[r][c] = teegreen
-            digit_reads[r, c] = digit
-            inks[r, c] = ink
+            digit_reads[r, c], inks[r, c], whole[r, c] = digit, ink, read_whole
     # every par read once more from its whole square (``square_par``), and the square's tee and green edges read
     # from it too (``square_edges``), which also says which diagonal splits it
-    whole |= whole_readings({sq: np.rot90(inks[sq], turns) for sq in digit_reads if sq not in whole})
     for r, c in digit_reads:
         par_probs, edge_probs = whole[r, c]
         digit_reads[r, c] = planmod.with_square_reading(digit_reads[r, c], par_probs)

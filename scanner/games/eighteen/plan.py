@@ -421,6 +421,22 @@ def may_be_teegreen(g: Guess) -> bool:
     return splits(g.diagonal, *g.value["edges"])
 
 
+UNMARKED = 0.9  # both whole-square readers this sure of no par digit and no tee/green overrule a digit found in a
+# fairway over a corner-to-corner line (``par_in_fairway``)
+
+
+def unmarked(par_probs: np.ndarray, edge_probs: np.ndarray, sure: float = UNMARKED) -> bool:
+    """Whether both whole-square readers are ``sure`` the square holds no par digit (``square_par``) and is no
+    tee/green (``square_edges``): a digit the pieces' reader found in a fairway is then some other stroke of it.
+
+    >>> unmarked(np.float32([0.01, 0, 0, 0.99]), np.eye(len(EDGE_PAIRS))[-1])
+    True
+    >>> unmarked(np.float32([0.6, 0, 0, 0.4]), np.eye(len(EDGE_PAIRS))[-1])
+    False
+    """
+    return bool(par_probs[CLASSES.index(None)] >= sure and edge_probs[EDGE_PAIRS.index(None)] >= sure)
+
+
 def par_in_fairway(g: Guess, digit: DigitRead) -> Guess | None:
     """A fairway that ``may_be_teegreen`` as the tee/green it is when a par digit is read in it (players write
     one in tee/green squares only), flagged for a person to check, the fairway offered; else None."""
