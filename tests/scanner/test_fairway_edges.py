@@ -9,7 +9,7 @@ import pytest
 from paths import REPO
 
 from scanner.games.eighteen.fairway_edges import CLASSES, image_context, label, read_fairways
-from scanner.games.eighteen.truth_photos import with_truth
+from scanner.games.eighteen.truth_photos import square_quad, with_truth
 
 PHOTOS = sorted((REPO / "fixtures" / "sets" / "18-holes-phone").glob("*.jpg"))
 
@@ -29,7 +29,7 @@ def fairways() -> list[tuple[np.ndarray, np.ndarray, list[str]]]:
         for r, row in enumerate(truth["board"]["cells"]):
             for c, cell in enumerate(row):
                 if cell["k"] == "fairway":
-                    quad = np.float32([grid[r, c], grid[r, c + 1], grid[r + 1, c + 1], grid[r + 1, c]])
+                    quad = square_quad(grid, r, c)
                     found.append((loaded.image, quad, cell["edges"]))
     return found
 

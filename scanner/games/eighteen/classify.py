@@ -20,7 +20,7 @@ Example:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from math import exp
 
 import numpy as np
@@ -79,6 +79,20 @@ def _fairway(f: CellFeatures) -> tuple[dict, float, tuple]:
     alternatives = tuple(({"k": "fairway", "edges": sorted(pair, key=EDGES.index)}, p) for pair, p in pairs
                          if p >= ALTERNATIVE)
     return {"k": "fairway", "edges": sorted((a, b), key=EDGES.index)}, conf, alternatives
+
+
+def turned_fairway(g: Guess, edges: list[str], note: str) -> Guess:
+    """Fairway reading ``g`` turned to ``edges`` (as another reader or the neighbours have them), its own edges
+    offered first at its own confidence, the turned pair no longer among its alternatives; the confidence stays.
+
+    >>> g = Guess({"k": "fairway", "edges": ["N", "E"]}, 0.3, (({"k": "fairway", "edges": ["E", "W"]}, 0.6),))
+    >>> turned = turned_fairway(g, ["E", "W"], "why")
+    >>> turned.value["edges"], [(v["edges"], p) for v, p in turned.alternatives], turned.confidence
+    (['E', 'W'], [(['N', 'E'], 0.3)], 0.3)
+    """
+    through = {"k": "fairway", "edges": edges}
+    others = tuple(alt for alt in g.alternatives if alt[0] != through)
+    return replace(g, value=through, alternatives=((g.value, g.confidence), *others), note=note)
 
 
 def stub_halves(f: CellFeatures, diagonal: int) -> tuple[tuple[float, float], ...]:

@@ -36,15 +36,15 @@ Example:
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
-from scanner.games.eighteen.classify import Guess
+from scanner.games.eighteen.classify import Guess, turned_fairway
 from scanner.games.eighteen.digits import run_net
 from scanner.games.eighteen.features import EDGES
 from scanner.games.eighteen.parmarks import PAD, square_ink
+from scanner.games.eighteen.plan import rotate_edge
 from scanner.games.eighteen.square_par import inputs
 
 MODEL = Path(__file__).with_name("fairway_edges.onnx")
@@ -95,10 +95,7 @@ def with_whole_reading(guess: Guess, probs: np.ndarray) -> Guess:
     pair = sorted(CLASSES[best], key=EDGES.index)
     if probs[best] < SWITCH or pair == guess.value["edges"]:
         return guess
-    through = {"k": "fairway", "edges": pair}
-    others = tuple(alt for alt in guess.alternatives if alt[0] != through)
-    return replace(guess, value=through, alternatives=((guess.value, guess.confidence), *others),
-                   note="edges read from the whole square")
+    return turned_fairway(guess, pair, "edges read from the whole square")
 
 
 def label(edges: list[str], turns: int = 0, mirrored: bool = False) -> int:
@@ -108,8 +105,6 @@ def label(edges: list[str], turns: int = 0, mirrored: bool = False) -> int:
     >>> CLASSES[label(["N", "E"], 1)], CLASSES[label(["N", "E"], 0, True)]
     (('N', 'W'), ('N', 'W'))
     """
-    from scanner.games.eighteen.plan import rotate_edge  # plan reads this module
-
     moved = {rotate_edge(MIRROR.get(e, e) if mirrored else e, turns) for e in edges}
     return next(i for i, pair in enumerate(CLASSES) if set(pair) == moved)
 
@@ -117,7 +112,7 @@ def label(edges: list[str], turns: int = 0, mirrored: bool = False) -> int:
 def photo_fairways(photo: Path, seed: int = 0) -> tuple[np.ndarray, list[list[str]]] | None:
     """Inputs (``inputs`` at ``SIDE``, float16) and edges of ``PER_PHOTO`` of one synthetic ``photo``'s fairways
     (random stream (seed, photo's name)), cut upright from the true grid; None without a truth file or fairway."""
-    from scanner.games.eighteen.truth_photos import with_truth
+    from scanner.games.eighteen.truth_photos import square_quad, with_truth
 
     known = with_truth(photo)
     if known is None:
@@ -129,7 +124,7 @@ def photo_fairways(photo: Path, seed: int = 0) -> tuple[np.ndarray, list[list[st
         return None
     picked = np.random.default_rng([seed, *photo.name.encode()]).permutation(len(fairways))[:PER_PHOTO]
     chosen = [fairways[i] for i in picked]
-    quads = [np.float32([grid[r, c], grid[r, c + 1], grid[r + 1, c + 1], grid[r + 1, c]]) for r, c in chosen]
+    quads = [square_quad(grid, r, c) for r, c in chosen]
     return (inputs(image_context(loaded.image, quads), SIDE).astype(np.float16),
             [cells[r][c]["edges"] for r, c in chosen])
 

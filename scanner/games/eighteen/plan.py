@@ -39,7 +39,15 @@ import numpy as np
 
 from rules.eighteen.board import parse
 from rules.eighteen.tracing import trace_holes
-from scanner.games.eighteen.classify import ALTERNATIVE, HALVES, SPLIT_DOUBT, Guess, stub_halves, sure
+from scanner.games.eighteen.classify import (
+    ALTERNATIVE,
+    HALVES,
+    SPLIT_DOUBT,
+    Guess,
+    stub_halves,
+    sure,
+    turned_fairway,
+)
 from scanner.games.eighteen.digits import LABELS, PAR, Candidate, read_rotations, read_turned, softmax, steady
 from scanner.games.eighteen.features import EDGES, MARGIN, CellFeatures
 from scanner.games.eighteen.square_edges import CLASSES as EDGE_PAIRS
@@ -513,10 +521,7 @@ def fairway_from_neighbours(squares: list[list[Guess]], r: int, c: int, doubt: f
     joined = [e for e in EDGES if connects(squares, r, c, e) >= 1.0]
     if len(joined) != 2 or joined == g.value["edges"]:
         return g
-    through = {"k": "fairway", "edges": joined}
-    others = (alt for alt in g.alternatives if alt[0] != through)
-    return replace(g, value=through, alternatives=((g.value, g.confidence), *others),
-                   note="edges from the squares that join it")
+    return turned_fairway(g, joined, "edges from the squares that join it")
 
 
 def triangle_edges(guesses: list[list[Guess]], r: int, c: int) -> tuple[list[str], list[float]]:

@@ -122,7 +122,7 @@ def photo_squares(photo: Path, reader: Reader, seed: int = 0) -> tuple[np.ndarra
     inked, and ``OTHERS`` more picked by the random stream (seed, photo's name), all cut from the true grid; None
     without a truth file or any such square."""
     from scanner.games.eighteen.parmarks import square_ink
-    from scanner.games.eighteen.truth_photos import with_truth
+    from scanner.games.eighteen.truth_photos import square_quad, with_truth
 
     known = with_truth(photo)
     if known is None:
@@ -134,7 +134,7 @@ def photo_squares(photo: Path, reader: Reader, seed: int = 0) -> tuple[np.ndarra
              if cell["k"] in reader.kinds and (r, c) not in scribbled]
     if not scribbled + drawn:
         return None
-    quads = [np.float32([grid[r, c], grid[r, c + 1], grid[r + 1, c + 1], grid[r + 1, c]]) for r, c in scribbled + drawn]
+    quads = [square_quad(grid, r, c) for r, c in scribbled + drawn]
     x = inputs([square_ink(loaded.image, quad, SIDE) for quad in quads], SIDE)
     # the drawings a scribble can be taken for: those over the sheet's printed symbol (its loops and the
     # drawing's together), and those with the most ink (a heavy pen's hazards, shading)

@@ -209,7 +209,7 @@ def photo_squares(photo: Path, side: int = SIDE, seed: int = 0) -> tuple[np.ndar
     (``grid_points`` of its truth file; training moves each batch a few pixels, as the scanner's grid lands
     a little off); None without a truth file or a tee/green."""
     from scanner.games.eighteen.parmarks import square_ink
-    from scanner.games.eighteen.truth_photos import with_truth
+    from scanner.games.eighteen.truth_photos import square_quad, with_truth
 
     known = with_truth(photo)
     if known is None:
@@ -220,7 +220,7 @@ def photo_squares(photo: Path, side: int = SIDE, seed: int = 0) -> tuple[np.ndar
     chosen = [where[i] for i in chosen_squares([cells[r][c] for r, c in where], photo, seed)]
     if not chosen:
         return None
-    quads = [np.float32([grid[r, c], grid[r, c + 1], grid[r + 1, c + 1], grid[r + 1, c]]) for r, c in chosen]
+    quads = [square_quad(grid, r, c) for r, c in chosen]
     return (inputs([square_ink(loaded.image, quad) for quad in quads], side).astype(np.float16),
             [cells[r][c] for r, c in chosen])
 

@@ -39,6 +39,15 @@ def with_truth(photo: Path) -> tuple[LoadedPhoto, dict, np.ndarray] | None:
     return loaded, truth, np.asarray(truth["grid_points"]) * loaded.scale
 
 
+def square_quad(grid: np.ndarray, r: int, c: int) -> np.ndarray:
+    """Corners TL, TR, BR, BL of square (r, c) of grid crossings ``grid`` (rows + 1, cols + 1, 2).
+
+    >>> square_quad(np.mgrid[0:3, 0:3].transpose(1, 2, 0)[..., ::-1] * 10.0, 1, 0).tolist()
+    [[0.0, 10.0], [10.0, 10.0], [10.0, 20.0], [0.0, 20.0]]
+    """
+    return np.float32([grid[r, c], grid[r, c + 1], grid[r + 1, c + 1], grid[r + 1, c]])
+
+
 def _on_one_thread(read: Callable[[Path], T | None], photo: Path) -> T | None:
     cv2.setNumThreads(1)  # the pool's processes share the cores
     return read(photo)
